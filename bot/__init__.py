@@ -1,0 +1,1 @@
+"""Arena Master: a Discord referee for five board games."""

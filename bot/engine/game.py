@@ -1,0 +1,208 @@
+"""The contract every game implements, and what the engine hands it.
+
+A game is a state machine over its own state type ``S``:
+``setup`` from seats, options and randomness; ``pending`` decisions with their
+legal options; ``apply`` one choice (mutating the copy it is given, emitting
+events through :class:`Ctx`); ``view`` per seat with secrets stripped;
+``outcome`` once over. The engine (:mod:`bot.engine.match`) owns versioning,
+staleness, copies, the RNG and the log, so games only write rules.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from abc import ABC, abstractmethod
+from typing import Any, ClassVar, Generic, Literal, TypeVar
+
+from pydantic import BaseModel, Field
+
+from bot.engine.decisions import Choice, Decision, Option
+from bot.engine.dice import FairRng
+from bot.engine.events import AnyEvent, Event, RollEvent
+from bot.engine.text import Text
+
+S = TypeVar("S")
+
+
+class SeatSpec(BaseModel):
+    """Who sits in a seat: a Discord user or the AI."""
+
+    name: str
+    user_id: int | None = None
+    ai: bool = False
+    ai_level: str | None = None
+
+
+class ModeInfo(BaseModel):
+    id: str
+    names: Text
+    player_counts: list[int]
+    """Valid numbers of people (seats), not fighters."""
+    summary: Text | None = None
+
+
+class OptionSpec(BaseModel):
+    """A host option offered at ``/arena start`` (choices, never free text)."""
+
+    id: str
+    names: Text
+    type: Literal["bool", "int", "choice", "path"]
+    default: Any
+    choices: list[tuple[str, Text]] = Field(default_factory=list)
+    min: int | None = None
+    max: int | None = None
+    help: Text | None = None
+
+
+class GameInfo(BaseModel):
+    id: str
+    names: Text
+    min_players: int
+    max_players: int
+    modes: list[ModeInfo]
+    options: list[OptionSpec] = Field(default_factory=list)
+    summary: Text
+    """A rules summary for ``/arena rules``."""
+
+    def mode(self, mode_id: str | None) -> ModeInfo:
+        if mode_id is None:
+            return self.modes[0]
+        for m in self.modes:
+            if m.id == mode_id:
+                return m
+        raise KeyError(mode_id)
+
+    def player_counts(self, mode_id: str | None = None) -> list[int]:
+        return self.mode(mode_id).player_counts
+
+    def default_options(self) -> dict[str, Any]:
+        return {o.id: o.default for o in self.options}
+
+
+class Outcome(BaseModel):
+    """How a match ended. ``winners`` are seat indices (empty: nobody won)."""
+
+    winners: list[int]
+    reason: Text
+    scores: dict[int, float] = Field(default_factory=dict)
+    half: bool = False
+    """A half victory (MAD's tie-break)."""
+    shared: bool = False
+
+
+class Ctx:
+    """What ``setup``/``apply`` may touch besides the state: the RNG and the event list."""
+
+    def __init__(self, rng: FairRng) -> None:
+        self.rng = rng
+        self.events: list[AnyEvent] = []
+
+    def emit(
+        self,
+        type: str,
+        text: Text,
+        visible_to: list[int] | None = None,
+        **data: Any,
+    ) -> Event:
+        ev = Event(type=type, text=text, data=data, visible_to=visible_to)
+        self.events.append(ev)
+        return ev
+
+    def roll(
+        self,
+        count: int,
+        roller: str,
+        purpose: Text,
+        target: int | None = None,
+        sides: int = 6,
+        modifier: int = 0,
+        **data: Any,
+    ) -> RollEvent:
+        """Roll ``count`` dice on the match stream and log it.
+
+        The caller sets ``.result`` (hits, HP before -> after) once it knows it;
+        events are frozen only when ``apply`` returns.
+        """
+        dice, indices = self.rng.dice(count, sides)
+        ev = RollEvent(
+            roller=roller,
+            purpose=purpose,
+            dice=dice,
+            indices=indices,
+            sides=sides,
+            target=target,
+            modifier=modifier,
+            data=data,
+        )
+        self.events.append(ev)
+        return ev
+
+
+class Game(ABC, Generic[S]):
+    """Base class of a game's rules. Subclasses are stateless singletons."""
+
+    info: ClassVar[GameInfo]
+
+    # --- lifecycle -----------------------------------------------------------------
+    @abstractmethod
+    def setup(self, seats: list[SeatSpec], mode: str, options: dict[str, Any], ctx: Ctx) -> S:
+        """The initial state. Raise :class:`IllegalDecision` for a bad seat count/option."""
+
+    @abstractmethod
+    def pending(self, state: S) -> list[Decision]:
+        """Every decision awaited now (empty when over)."""
+
+    @abstractmethod
+    def apply(self, state: S, choice: Choice, ctx: Ctx) -> None:
+        """Apply a choice already checked to be one of the pending options.
+
+        ``state`` is a private copy: mutate it. Raise :class:`IllegalDecision`
+        for anything the option list could not express; the engine then
+        discards the copy, so nothing is half-applied.
+        """
+
+    @abstractmethod
+    def view(self, state: S, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` (or the public, for ``None``) may see. JSON-able."""
+
+    @abstractmethod
+    def outcome(self, state: S) -> Outcome | None:
+        """The result once the match is over, else ``None``."""
+
+    # --- persistence -----------------------------------------------------------------
+    @abstractmethod
+    def dump(self, state: S) -> dict[str, Any]:
+        """JSON-able snapshot of the state."""
+
+    @abstractmethod
+    def load(self, data: dict[str, Any]) -> S:
+        """Inverse of :meth:`dump`."""
+
+    def copy(self, state: S) -> S:
+        return copy.deepcopy(state)
+
+    # --- presentation ----------------------------------------------------------------
+    @abstractmethod
+    def render(self, view: dict[str, Any], lang: str = "en") -> bytes:
+        """PNG bytes of a view; a pure function."""
+
+    def round_label(self, state: S) -> int:
+        """The current round/turn number, for logs and file names."""
+        return 0
+
+    # --- AI --------------------------------------------------------------------------
+    @abstractmethod
+    def ai_choose(
+        self, state: S, decision: Decision, rnd: random.Random, level: str | None = None
+    ) -> str:
+        """A sensible legal option id for ``decision``.
+
+        ``rnd`` is seeded by the engine from the match seed, the version and the
+        decision key, so AI play is deterministic for a given seed. The AI should
+        only use what ``view(state, decision.seat)`` reveals.
+        """
+
+
+def first_option(decision: Decision) -> Option:
+    return decision.options[0]

@@ -1,0 +1,1 @@
+"""The five games; each package registers its Game on import."""

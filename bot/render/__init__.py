@@ -1,0 +1,1 @@
+"""Shared Pillow helpers for every game's renderer (pure: view in, PNG out)."""

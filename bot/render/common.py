@@ -1,0 +1,169 @@
+"""Fonts, colours, dice faces and legends shared by the game renderers.
+
+The font (DejaVu Sans, licence in ``images/fonts/``) ships with the project so
+images look the same on every machine.
+"""
+
+from __future__ import annotations
+
+import io
+from functools import lru_cache
+from pathlib import Path
+
+from PIL import Image, ImageDraw, ImageFont
+
+ROOT = Path(__file__).resolve().parents[2]
+FONT_DIR = ROOT / "images" / "fonts"
+
+# Backgrounds and inks tuned for Discord's dark theme and phone previews.
+BG = (32, 34, 40)
+PANEL = (46, 49, 57)
+INK = (236, 236, 240)
+MUTED = (150, 152, 160)
+GREY = (105, 105, 112)
+HIGHLIGHT = (255, 214, 10)
+DANGER = (230, 70, 60)
+OK = (80, 200, 120)
+
+# Fighter / player colours (Mad Arena's printed colours first).
+COLOURS: dict[str, tuple[int, int, int]] = {
+    "violet": (150, 90, 210),
+    "blue": (60, 130, 230),
+    "green": (70, 180, 90),
+    "bronze": (190, 120, 60),
+    "yellow": (235, 200, 50),
+    "brown": (130, 90, 55),
+    "red": (215, 55, 50),
+    "orange": (240, 140, 40),
+    "pink": (230, 110, 170),
+    "cyan": (70, 200, 210),
+    "white": (235, 235, 235),
+    "black": (40, 40, 40),
+}
+SEAT_COLOURS = ["red", "blue", "green", "yellow", "violet", "orange", "cyan", "pink"]
+
+
+@lru_cache(maxsize=64)
+def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
+    name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
+    return ImageFont.truetype(str(FONT_DIR / name), size)
+
+
+def colour(name: str) -> tuple[int, int, int]:
+    return COLOURS.get(name, COLOURS["white"])
+
+
+def seat_colour(seat: int) -> tuple[int, int, int]:
+    return COLOURS[SEAT_COLOURS[seat % len(SEAT_COLOURS)]]
+
+
+def text_on(fill: tuple[int, int, int]) -> tuple[int, int, int]:
+    """Black or white, whichever reads better on ``fill``."""
+    r, g, b = fill
+    return (20, 20, 20) if (0.299 * r + 0.587 * g + 0.114 * b) > 150 else (250, 250, 250)
+
+
+def greyed(fill: tuple[int, int, int]) -> tuple[int, int, int]:
+    g = int(0.299 * fill[0] + 0.587 * fill[1] + 0.114 * fill[2])
+    g = (g + GREY[0]) // 2
+    return (g, g, g)
+
+
+def canvas(width: int, height: int, bg: tuple[int, int, int] = BG) -> tuple[Image.Image, ImageDraw.ImageDraw]:
+    img = Image.new("RGB", (width, height), bg)
+    return img, ImageDraw.Draw(img)
+
+
+def centred_text(
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    text: str,
+    size: int,
+    fill: tuple[int, int, int] = INK,
+    bold: bool = False,
+) -> None:
+    draw.text(xy, text, font=font(size, bold), fill=fill, anchor="mm")
+
+
+_PIPS = {
+    1: [(0.5, 0.5)],
+    2: [(0.25, 0.25), (0.75, 0.75)],
+    3: [(0.25, 0.25), (0.5, 0.5), (0.75, 0.75)],
+    4: [(0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75)],
+    5: [(0.25, 0.25), (0.75, 0.25), (0.5, 0.5), (0.25, 0.75), (0.75, 0.75)],
+    6: [(0.25, 0.25), (0.75, 0.25), (0.25, 0.5), (0.75, 0.5), (0.25, 0.75), (0.75, 0.75)],
+}
+
+
+def die_face(
+    draw: ImageDraw.ImageDraw,
+    x: float,
+    y: float,
+    size: float,
+    value: int,
+    hit: bool | None = None,
+) -> None:
+    """A d6 face at (x, y) top-left; gold border for a hit, dim for a miss."""
+    border = HIGHLIGHT if hit else (MUTED if hit is False else INK)
+    face = (250, 250, 250) if hit is not False else (190, 190, 195)
+    draw.rounded_rectangle((x, y, x + size, y + size), radius=size * 0.18, fill=face, outline=border, width=max(2, int(size / 12)))
+    r = size * 0.09
+    for px, py in _PIPS.get(value, []):
+        cx, cy = x + px * size, y + py * size
+        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=(25, 25, 30))
+    if value not in _PIPS:
+        centred_text(draw, (x + size / 2, y + size / 2), str(value), int(size * 0.6), (25, 25, 30), True)
+
+
+def dice_row(
+    draw: ImageDraw.ImageDraw,
+    x: float,
+    y: float,
+    size: float,
+    values: list[int],
+    target: int | None = None,
+) -> float:
+    """Draw dice left to right; returns the x after the last die."""
+    for v in values:
+        die_face(draw, x, y, size, v, None if target is None else v >= target)
+        x += size * 1.2
+    return x
+
+
+def legend(
+    draw: ImageDraw.ImageDraw,
+    x: float,
+    y: float,
+    items: list[tuple[tuple[int, int, int], str]],
+    size: int = 18,
+) -> float:
+    """Colour swatches with labels, one per line; returns the y after the last."""
+    f = font(size)
+    for fill, label in items:
+        draw.rounded_rectangle((x, y, x + size, y + size), radius=4, fill=fill)
+        draw.text((x + size * 1.5, y + size / 2), label, font=f, fill=INK, anchor="lm")
+        y += size * 1.5
+    return y
+
+
+def hp_bar(
+    draw: ImageDraw.ImageDraw,
+    x: float,
+    y: float,
+    w: float,
+    h: float,
+    hp: int,
+    max_hp: int,
+) -> None:
+    draw.rounded_rectangle((x, y, x + w, y + h), radius=h / 2, fill=(70, 70, 78))
+    if max_hp > 0 and hp > 0:
+        frac = min(1.0, hp / max_hp)
+        fill = OK if frac > 0.5 else (HIGHLIGHT if frac > 0.25 else DANGER)
+        draw.rounded_rectangle((x, y, x + max(h, w * frac), y + h), radius=h / 2, fill=fill)
+
+
+def png_bytes(img: Image.Image) -> bytes:
+    """Encode as PNG; deterministic for identical images (no timestamps)."""
+    buf = io.BytesIO()
+    img.save(buf, format="PNG", optimize=False, compress_level=6)
+    return buf.getvalue()
