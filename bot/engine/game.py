@@ -191,6 +191,22 @@ class Game(ABC, Generic[S]):
         """The current round/turn number, for logs and file names."""
         return 0
 
+    def checkpoint(self, events: list[AnyEvent]) -> bool:
+        """Whether these events close a step worth a fresh public image.
+
+        The Discord layer posts the arena image after a checkpoint (a turn, a
+        fighter's action, a round) rather than after every tiny in-action choice.
+        """
+        return any(e.visible_to is None for e in events)
+
+    def parse_option(self, state: S, decision: Decision, text: str) -> str | None:
+        """Map typed text (a move in a game's notation) to an option id, if any."""
+        wanted = text.strip().lower()
+        for opt in decision.options:
+            if wanted in (opt.id.lower(), opt.label.fr.lower(), opt.label.en.lower()):
+                return opt.id
+        return None
+
     # --- AI --------------------------------------------------------------------------
     @abstractmethod
     def ai_choose(
