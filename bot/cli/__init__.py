@@ -1,0 +1,1 @@
+"""The ``python -m bot`` command line: start the bot, list games, simulate, verify, perft."""

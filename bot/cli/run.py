@@ -1,0 +1,60 @@
+"""``python -m bot``: check the configuration, then hand over to the Discord app.
+
+``bot.app`` (and discord.py) are imported only here, lazily, so every other
+command works offline and a missing piece is reported as a message.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from bot.cli.config import load_dotenv_file, read_config
+from bot.cli.errors import CliError
+from bot.cli.logsetup import configure_logging
+
+
+def run(dotenv_path: Path | None = None) -> int:
+    load_dotenv_file(dotenv_path)
+    config = read_config()
+    configure_logging(config.token)
+    try:
+        from bot.app import run_bot
+    except ImportError as exc:
+        raise CliError(
+            f"The Discord layer could not be loaded ({exc}).\n"
+            "Reinstall the project with: pip install -e .\n"
+            "The offline commands still work: python -m bot games | simulate | verify"
+        ) from None
+    login_failure, intents_required = _discord_errors()
+    try:
+        run_bot(config.token, config.db_path, config.dev_guild_id)
+    except KeyboardInterrupt:
+        print("Stopped.", file=sys.stderr)
+        return 0
+    except login_failure:
+        raise CliError(
+            "Discord refused DISCORD_TOKEN (improper token).\n"
+            "Open https://discord.com/developers/applications > your app > Bot > Reset Token,\n"
+            "and put the new token in .env as DISCORD_TOKEN=..."
+        ) from None
+    except intents_required:
+        raise CliError(
+            "Discord refused a privileged intent the bot asked for.\n"
+            "Open https://discord.com/developers/applications > your app > Bot and enable\n"
+            "the intents listed under 'Privileged Gateway Intents'."
+        ) from None
+    return 0
+
+
+def _discord_errors() -> tuple[type[BaseException], type[BaseException]]:
+    """discord.py's login errors, or never-raised placeholders if it is absent."""
+    try:
+        import discord
+    except ImportError:
+        return _Never, _Never
+    return discord.LoginFailure, discord.PrivilegedIntentsRequired
+
+
+class _Never(Exception):
+    """Stands for an exception type that cannot occur."""

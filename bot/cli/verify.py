@@ -1,0 +1,185 @@
+"""``python -m bot verify``: check a finished match's dice and decisions.
+
+Two independent checks, both required to pass:
+1. every logged roll is recomputed from the revealed seed, whose SHA-256 must
+   equal the commitment published at the start (``verify_log``);
+2. the logged decisions are replayed from seed + options and must produce
+   exactly the logged rolls and result (or, for a stored match, exactly the
+   stored snapshot) — so no roll was skipped, reordered or invented.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from bot.cli.errors import CliError
+from bot.engine import Choice, Match, SeatSpec
+from bot.engine.errors import EngineError
+from bot.engine.events import RollEvent, event_from_json
+from bot.engine.log import log_json, parse_log, rolls_of, verify_log
+
+OK = 0
+MISMATCH = 1
+
+
+def read_log(path: Path) -> dict[str, Any]:
+    """The JSON data of a Markdown or JSON log file; :class:`CliError` if unreadable."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise CliError(f"No log file at {path}.") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CliError(f"Cannot read {path}: {exc}.") from None
+    try:
+        data = parse_log(text)
+    except (ValueError, json.JSONDecodeError):
+        raise CliError(
+            f"{path} is not an Arena Master log (no <!-- arena-master-log --> block or JSON object)."
+        ) from None
+    needed = {"game", "seats", "choices", "events", "seed_sha256"}
+    if not isinstance(data, dict) or not needed <= data.keys():
+        raise CliError(f"{path} is missing parts of a match log ({', '.join(sorted(needed))}).")
+    return data
+
+
+def replay_from_log(data: dict[str, Any]) -> Match:
+    """Replay the logged decisions from seed + options."""
+    return Match.replay(
+        data["game"],
+        [SeatSpec.model_validate(s) for s in data["seats"]],
+        data["seed"],
+        data.get("mode"),
+        data.get("options"),
+        [Choice.model_validate(c) for c in data["choices"]],
+    )
+
+
+def check_replay(data: dict[str, Any]) -> tuple[bool, str]:
+    """Replay the choices and compare the replayed rolls and result with the log."""
+    if not data.get("seed"):
+        return False, "cannot replay: the seed is not revealed (the match is not over)"
+    try:
+        match = replay_from_log(data)
+    except KeyError as exc:
+        return False, f"cannot replay: {exc.args[0] if exc.args else exc}"
+    except EngineError as exc:
+        return False, f"the logged decisions do not replay: {exc.reason.en}"
+    except ValidationError:
+        return False, "cannot replay: the log's seats or decisions are malformed"
+    try:
+        logged = [e for e in map(event_from_json, data["events"]) if isinstance(e, RollEvent)]
+    except ValidationError:
+        return False, "the log's events are malformed"
+    replayed = rolls_of(match.events)
+    for i, (a, b) in enumerate(zip(logged, replayed, strict=False)):
+        if _canonical(a.model_dump(mode="json")) != _canonical(b.model_dump(mode="json")):
+            return (
+                False,
+                f"roll #{i + 1} differs from the replay: logged {a.text.en!r}, replayed {b.text.en!r}",
+            )
+    if len(logged) != len(replayed):
+        return False, f"the log has {len(logged)} rolls but the replay makes {len(replayed)}"
+    replayed_out = match.outcome()
+    logged_out = data.get("outcome")
+    if _canonical(replayed_out.model_dump(mode="json") if replayed_out else None) != _canonical(
+        logged_out
+    ):
+        return False, "the replayed result differs from the logged result"
+    return (
+        True,
+        f"{len(match.choices)} decisions replay to the same {len(replayed)} rolls and result",
+    )
+
+
+def verify_file(path: Path) -> int:
+    data = read_log(path)
+    print(f"Match log: {path} ({data['game']}, {data.get('mode')})")
+    return _report([("Dice", verify_log(data)), ("Replay", check_replay(data))])
+
+
+StoreOpener = Callable[[str], Awaitable[Any]]
+
+
+async def _open_store(path: str) -> Any:
+    try:
+        from bot.store import Store
+    except ImportError as exc:
+        raise CliError(f"The match store could not be loaded ({exc}).") from None
+    return await Store.open(path)
+
+
+async def verify_stored(db: Path, match_id: int, opener: StoreOpener | None = None) -> int:
+    """Replay a stored match's decision log and check it against its stored state."""
+    if not db.is_file():
+        raise CliError(f"No database file at {db}.")
+    store = await (opener or _open_store)(str(db))
+    try:
+        record = await store.get(match_id)
+        if record is None:
+            raise CliError(f"There is no match {match_id} in {db}.")
+        print(f"Stored match {match_id}: {record.game} ({record.mode}), status {record.status}")
+        if record.status != "finished" or not record.seed:
+            print("NOT VERIFIED: the match is not finished, so its seed is still secret.")
+            return MISMATCH
+        try:
+            match = await store.replay_match(match_id)
+        except EngineError as exc:
+            return _report(
+                [("Replay", (False, f"the stored decisions do not replay: {exc.reason.en}"))]
+            )
+        data = log_json(match)
+        checks = [("Dice", verify_log(data))]
+        same_seed = match.seed == record.seed
+        same_snapshot = record.snapshot is not None and _canonical(match.snapshot()) == _canonical(
+            record.snapshot
+        )
+        if same_seed and same_snapshot:
+            checks.append(
+                (
+                    "Replay",
+                    (True, f"{len(match.choices)} decisions replay to the stored snapshot exactly"),
+                )
+            )
+        elif not same_seed:
+            checks.append(
+                ("Replay", (False, "the replay used a different seed than the stored one"))
+            )
+        else:
+            checks.append(
+                ("Replay", (False, "the replayed state differs from the stored snapshot"))
+            )
+        return _report(checks)
+    finally:
+        await store.close()
+
+
+def _canonical(data: Any) -> str:
+    return json.dumps(data, sort_keys=True, ensure_ascii=False)
+
+
+def _report(checks: list[tuple[str, tuple[bool, str]]]) -> int:
+    for name, (ok, message) in checks:
+        print(f"{name}: {'OK' if ok else 'MISMATCH'}: {message}")
+    if all(ok for _, (ok, _) in checks):
+        print("VERIFIED: every roll and decision matches.")
+        return OK
+    print("NOT VERIFIED: see the mismatch above.")
+    return MISMATCH
+
+
+def verify_command(logfile: str | None, db: str | None, match_id: int | None) -> int:
+    if logfile and (db or match_id is not None):
+        raise CliError("Give either a log file or --db PATH --match ID, not both.")
+    if logfile:
+        return verify_file(Path(logfile))
+    if db and match_id is not None:
+        return asyncio.run(verify_stored(Path(db), match_id))
+    raise CliError(
+        "Usage: python -m bot verify LOGFILE  or  python -m bot verify --db PATH --match ID"
+    )
