@@ -1,0 +1,581 @@
+"""Arena! as an engine :class:`Game`: a turn is a short chain of decisions.
+
+Posture first, then the action (auto-chosen when only one exists), then, for a
+fight, one decision per hex step or attack until the move is complete.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from bot.engine.decisions import Choice, Decision, Option
+from bot.engine.errors import IllegalDecision
+from bot.engine.events import AnyEvent
+from bot.engine.game import Ctx, Game, GameInfo, ModeInfo, Outcome, SeatSpec
+from bot.engine.text import Text
+from bot.games.arena.board import (
+    CORNERS,
+    DIRECTION_LABELS,
+    HEXES,
+    SEAT_CORNERS,
+    label,
+    step,
+)
+from bot.games.arena.postures import (
+    POSTURE_EMOJI,
+    POSTURE_NAMES,
+    POSTURES,
+    ROUNDS,
+    START_HP,
+    attack_dice,
+    defence_dice,
+    move_allowance,
+)
+from bot.games.arena.rules import (
+    attack_values,
+    begin_turn,
+    current_seat,
+    fighter,
+    finish_turn,
+    legal_steps,
+    living,
+    posture_key,
+    remaining_steps,
+    required_length,
+    resolve_attack,
+    targets,
+)
+from bot.games.arena.state import ArenaState, Fighter, Turn
+
+COLOURS = ["red", "blue", "green", "yellow", "violet", "orange"]
+
+SUMMARY = Text(
+    fr=(
+        "Arène hexagonale de 37 cases, 2 à 6 combattants à 7 PV. À son tour, chacun choisit "
+        "une posture (en garde, défensive, balancée, agressive, déchaînée) qui fixe son "
+        "mouvement exact (0-4 cases), ses dés d'attaque (0-4) et de défense (4-0), puis bouge "
+        "et attaque un voisin (avant, pendant ou après le mouvement), se relève, ramasse son "
+        "arme, ou se repose en garde (+1 PV). Le dernier debout avant la fin du 10e tour "
+        "gagne ; sinon tout le monde perd."
+    ),
+    en=(
+        "A 37-hex arena, 2 to 6 fighters with 7 HP. On its turn each picks a posture (on "
+        "guard, defensive, balanced, aggressive, unleashed) that sets its exact move (0-4 "
+        "hexes), attack dice (0-4) and defence dice (4-0), then moves and attacks a neighbour "
+        "(before, during or after the move), gets up, picks up its weapon, or rests on guard "
+        "(+1 HP). The last one standing before the end of round 10 wins; otherwise everyone "
+        "loses."
+    ),
+)
+
+
+def _stats_text(move: int, atk: int, dfn: int) -> Text:
+    return Text(
+        fr=f"bouge {move} · attaque {atk}🎲 · défense {dfn}🎲",
+        en=f"move {move} · attack {atk}🎲 · defence {dfn}🎲",
+    )
+
+
+class ArenaGame(Game[ArenaState]):
+    info = GameInfo(
+        id="arena",
+        names=Text(fr="Arena!", en="Arena!"),
+        min_players=2,
+        max_players=6,
+        modes=[
+            ModeInfo(
+                id="melee",
+                names=Text(fr="Mêlée", en="Free-for-all"),
+                player_counts=[2, 3, 4, 5, 6],
+                summary=Text(
+                    fr="Chacun pour soi, dernier debout en 10 tours.",
+                    en="Every fighter for itself, last one standing within 10 rounds.",
+                ),
+            )
+        ],
+        summary=SUMMARY,
+    )
+
+    # --- lifecycle -----------------------------------------------------------------
+    def setup(
+        self, seats: list[SeatSpec], mode: str, options: dict[str, Any], ctx: Ctx
+    ) -> ArenaState:
+        """Book "Préparation" and "Début du jeu": corners for symmetry, 7 HP, en garde,
+        round 1, a random first player, then clockwise (seat order is clockwise)."""
+        n = len(seats)
+        if n not in SEAT_CORNERS:
+            raise IllegalDecision(
+                Text(fr="Arena! se joue de 2 à 6 joueurs.", en="Arena! is for 2 to 6 players.")
+            )
+        fighters = [
+            Fighter(
+                seat=i,
+                name=s.name,
+                colour=COLOURS[i],
+                pos=CORNERS[SEAT_CORNERS[n][i]],
+                hp=START_HP,
+            )
+            for i, s in enumerate(seats)
+        ]
+        first = ctx.rng.randint(0, n - 1)
+        order = [(first + i) % n for i in range(n)]
+        state = ArenaState(fighters=fighters, order=order)
+        names = " → ".join(fighters[s].name for s in order)
+        ctx.emit(
+            "order",
+            Text(fr=f"🎲 Ordre de jeu : {names}", en=f"🎲 Turn order: {names}"),
+            order=order,
+        )
+        begin_turn(state, ctx)
+        return state
+
+    # --- decisions -----------------------------------------------------------------
+    def pending(self, state: ArenaState) -> list[Decision]:
+        if state.finished or state.turn is None:
+            return []
+        turn = state.turn
+        f = fighter(state, turn.seat)
+        if turn.step == "posture":
+            return [self._posture_decision(state, turn, f)]
+        if turn.step == "action":
+            return [self._action_decision(state, turn, f)]
+        return [self._fight_decision(state, turn, f)]
+
+    def _posture_decision(self, state: ArenaState, turn: Turn, f: Fighter) -> Decision:
+        options: list[Option] = []
+        for p in POSTURES:
+            move = move_allowance(p, False, f.hp)
+            atk = attack_dice(p, False, f.disarmed)
+            dfn = defence_dice(p, False, f.disarmed)
+            name = POSTURE_NAMES[p]
+            lab = (
+                Text(fr=f"Se relever {name.fr.lower()}", en=f"Get up {name.en.lower()}")
+                if f.down
+                else name
+            )
+            options.append(
+                Option(
+                    id=p,
+                    label=lab,
+                    detail=_stats_text(move, atk, dfn),
+                    stats={"move": move, "atk": atk, "def": dfn},
+                    emoji=POSTURE_EMOJI[p],
+                    style="primary" if f.down else "secondary",
+                )
+            )
+        if f.down and targets(state, f.seat):
+            atk = attack_dice("garde", True, f.disarmed)
+            dfn = defence_dice("garde", True, f.disarmed)
+            options.append(
+                Option(
+                    id="sol",
+                    label=Text(fr="Rester au sol et attaquer", en="Stay down and attack"),
+                    detail=_stats_text(0, atk, dfn),
+                    stats={"move": 0, "atk": atk, "def": dfn},
+                    emoji=POSTURE_EMOJI["sol"],
+                )
+            )
+        status = _status(f)
+        return Decision(
+            key=f"t{turn.number}:posture",
+            seat=f.seat,
+            kind="posture",
+            prompt=Text(
+                fr=f"{f.name} ({status.fr}), tour {state.round}/{ROUNDS} : choisissez une posture.",
+                en=f"{f.name} ({status.en}), round {state.round}/{ROUNDS}: choose a posture.",
+            ),
+            options=options,
+            subject=f.name,
+        )
+
+    def _action_options(self, state: ArenaState, turn: Turn, f: Fighter) -> list[Option]:
+        assert turn.posture is not None
+        options: list[Option] = []
+        if turn.required > 0 or targets(state, f.seat):
+            options.append(
+                Option(
+                    id="fight",
+                    label=Text(fr="Bouger et attaquer", en="Move and attack"),
+                    detail=Text(
+                        fr=f"{turn.required} case(s) à parcourir ; une attaque avant, pendant ou après",
+                        en=f"{turn.required} hex(es) to cross; one attack before, during or after",
+                    ),
+                    stats={"move": turn.required},
+                    emoji="⚔️",
+                    style="primary",
+                )
+            )
+        if f.disarmed and f.weapon_at == f.pos:
+            options.append(
+                Option(
+                    id="pickup",
+                    label=Text(fr="Ramasser son arme", en="Pick up the weapon"),
+                    detail=Text(fr="Prend tout le tour", en="Takes the whole turn"),
+                    emoji="🗡️",
+                    style="success",
+                )
+            )
+        if turn.posture == "garde":
+            options.append(
+                Option(
+                    id="rest",
+                    label=Text(fr="Reprendre des forces", en="Rest"),
+                    detail=Text(
+                        fr="Rien d'autre ; +1 PV au prochain tour si personne ne vous attaque",
+                        en="Nothing else; +1 HP next turn if nobody attacks you",
+                    ),
+                    emoji="💚",
+                    style="success",
+                )
+            )
+        if not options:
+            options.append(
+                Option(
+                    id="pass",
+                    label=Text(
+                        fr="Passer (aucune action possible)", en="Pass (no action possible)"
+                    ),
+                    emoji="⏭️",
+                )
+            )
+        return options
+
+    def _action_decision(self, state: ArenaState, turn: Turn, f: Fighter) -> Decision:
+        assert turn.posture is not None
+        name = POSTURE_NAMES[turn.posture]
+        return Decision(
+            key=f"t{turn.number}:action",
+            seat=f.seat,
+            kind="action",
+            prompt=Text(
+                fr=f"{f.name} ({name.fr}) : choisissez l'action.",
+                en=f"{f.name} ({name.en}): choose the action.",
+            ),
+            options=self._action_options(state, turn, f),
+            subject=f.name,
+            timing="action",
+        )
+
+    def _fight_options(self, state: ArenaState, turn: Turn, f: Fighter) -> list[Option]:
+        options: list[Option] = []
+        for d in legal_steps(state, turn):
+            dest = step(f.pos, d)
+            lab = DIRECTION_LABELS[d]
+            options.append(
+                Option(
+                    id=d,
+                    label=Text(fr=f"{lab.fr} {label(dest)}", en=f"{lab.en} {label(dest)}"),
+                    group=Text(fr="Bouger", en="Move"),
+                    stats={"to": label(dest)},
+                )
+            )
+        if not turn.attacked:
+            for t in targets(state, f.seat):
+                atk, dfn = attack_values(f, t)
+                options.append(
+                    Option(
+                        id=f"atk{t.seat}",
+                        label=Text(fr=f"Attaquer {t.name}", en=f"Attack {t.name}"),
+                        group=Text(fr="Attaquer", en="Attack"),
+                        detail=Text(
+                            fr=f"{atk}🎲 contre {dfn}🎲 ; {t.name} a {t.hp} PV",
+                            en=f"{atk}🎲 vs {dfn}🎲; {t.name} has {t.hp} HP",
+                        ),
+                        stats={"atk": atk, "def": dfn, "hp": t.hp},
+                        emoji="⚔️",
+                        style="danger",
+                    )
+                )
+        if self._may_end(state, turn, f):
+            options.append(
+                Option(
+                    id="end",
+                    label=Text(fr="Finir sans attaquer", en="End without attacking"),
+                    emoji="⏹️",
+                )
+            )
+        return options
+
+    @staticmethod
+    def _may_end(state: ArenaState, turn: Turn, f: Fighter) -> bool:
+        """The move is complete; a fight that moved may end without an attack."""
+        return (
+            remaining_steps(turn) <= 0
+            and not turn.attacked
+            and turn.required > 0
+            and bool(targets(state, f.seat))
+        )
+
+    def _fight_decision(self, state: ArenaState, turn: Turn, f: Fighter) -> Decision:
+        rem = remaining_steps(turn)
+        path = " → ".join(label(h) for h in turn.path)
+        return Decision(
+            key=f"t{turn.number}:f{turn.choices}",
+            seat=f.seat,
+            kind="fight",
+            prompt=Text(
+                fr=f"{f.name} en {label(f.pos)} ({path}) : encore {rem} case(s)"
+                + ("" if turn.attacked else ", attaque possible")
+                + ".",
+                en=f"{f.name} on {label(f.pos)} ({path}): {rem} hex(es) to go"
+                + ("" if turn.attacked else ", attack available")
+                + ".",
+            ),
+            options=self._fight_options(state, turn, f),
+            subject=f.name,
+            timing="action",
+        )
+
+    # --- applying ------------------------------------------------------------------
+    def apply(self, state: ArenaState, choice: Choice, ctx: Ctx) -> None:
+        turn = state.turn
+        if turn is None or state.finished:
+            raise IllegalDecision(Text(fr="La partie est terminée.", en="The match is over."))
+        if choice.seat != turn.seat:
+            raise IllegalDecision(Text(fr="Ce n'est pas votre tour.", en="It is not your turn."))
+        f = fighter(state, turn.seat)
+        if turn.step == "posture":
+            self._apply_posture(state, turn, f, choice.option, ctx)
+        elif turn.step == "action":
+            self._apply_action(state, turn, f, choice.option, ctx)
+        else:
+            self._apply_fight(state, turn, f, choice.option, ctx)
+
+    def _apply_posture(self, state: ArenaState, turn: Turn, f: Fighter, opt: str, ctx: Ctx) -> None:
+        """Book "Le tour de jeu": choose a posture, then one action."""
+        if opt == "sol":
+            if not f.down or not targets(state, f.seat):
+                raise IllegalDecision(
+                    Text(fr="Vous n'êtes pas au sol.", en="You are not on the ground.")
+                )
+            turn.stay_down = True
+            turn.posture = f.posture
+            turn.required = 0
+            turn.step = "fight"
+            ctx.emit(
+                "posture",
+                Text(
+                    fr=f"{f.name} reste au sol pour attaquer.",
+                    en=f"{f.name} stays on the ground to attack.",
+                ),
+                seat=f.seat,
+                posture="sol",
+            )
+            return
+        if opt not in POSTURES:
+            raise IllegalDecision(Text(fr="Posture inconnue.", en="Unknown posture."))
+        posture = POSTURES[POSTURES.index(opt)]
+        name = POSTURE_NAMES[posture]
+        f.posture = posture
+        turn.posture = posture
+        if f.down:
+            # "Se relever (si au sol)": a whole turn; the new posture is its defence.
+            f.down = False
+            ctx.emit(
+                "get_up",
+                Text(
+                    fr=f"⬆️ {f.name} se relève ({name.fr}).", en=f"⬆️ {f.name} gets up ({name.en})."
+                ),
+                seat=f.seat,
+                posture=posture,
+            )
+            finish_turn(state, "getup", None, ctx)
+            return
+        ctx.emit(
+            "posture",
+            Text(
+                fr=f"{f.name} prend la posture {name.fr}.",
+                en=f"{f.name} takes the {name.en} posture.",
+            ),
+            seat=f.seat,
+            posture=posture,
+        )
+        turn.required = required_length(state, f.seat, posture)
+        turn.step = "action"
+        options = self._action_options(state, turn, f)
+        if len(options) == 1:
+            self._apply_action(state, turn, f, options[0].id, ctx)
+
+    def _apply_action(self, state: ArenaState, turn: Turn, f: Fighter, opt: str, ctx: Ctx) -> None:
+        allowed = {o.id for o in self._action_options(state, turn, f)}
+        if opt not in allowed:
+            raise IllegalDecision(
+                Text(fr="Cette action n'est pas possible.", en="That action is not possible.")
+            )
+        if opt == "fight":
+            turn.step = "fight"
+            self._maybe_finish_fight(state, turn, f, ctx)
+        elif opt == "pickup":
+            # "Ramasser son arme (si désarmé)", on the hex where it fell: a whole turn.
+            f.disarmed = False
+            f.weapon_at = None
+            ctx.emit(
+                "pickup",
+                Text(fr=f"🗡️ {f.name} ramasse son arme.", en=f"🗡️ {f.name} picks up the weapon."),
+                seat=f.seat,
+            )
+            finish_turn(state, "pickup", None, ctx)
+        elif opt == "rest":
+            # "Reprendre des forces": en garde and nothing else.
+            f.resting = True
+            f.attacked_while_resting = False
+            ctx.emit(
+                "rest",
+                Text(fr=f"💤 {f.name} reprend des forces.", en=f"💤 {f.name} rests."),
+                seat=f.seat,
+            )
+            finish_turn(state, "rest", None, ctx)
+        else:
+            ctx.emit(
+                "pass",
+                Text(fr=f"{f.name} ne peut rien faire.", en=f"{f.name} can do nothing."),
+                seat=f.seat,
+            )
+            finish_turn(state, "pass", None, ctx)
+
+    def _apply_fight(self, state: ArenaState, turn: Turn, f: Fighter, opt: str, ctx: Ctx) -> None:
+        allowed = {o.id for o in self._fight_options(state, turn, f)}
+        if opt not in allowed:
+            raise IllegalDecision(
+                Text(fr="Ce mouvement n'est pas permis.", en="That move is not allowed.")
+            )
+        turn.choices += 1
+        if opt == "end":
+            self._finish_fight(state, turn, ctx)
+            return
+        if opt.startswith("atk"):
+            rec = resolve_attack(state, f.seat, int(opt[3:]), ctx)
+            turn.attacked = True
+            turn.attack = rec
+            if len(living(state)) == 1:
+                self._finish_fight(state, turn, ctx)
+                return
+        else:
+            f.pos = step(f.pos, opt)
+            turn.path.append(f.pos)
+            ctx.emit(
+                "step",
+                Text(fr=f"{f.name} → {label(f.pos)}", en=f"{f.name} → {label(f.pos)}"),
+                seat=f.seat,
+                hex=list(f.pos),
+            )
+        self._maybe_finish_fight(state, turn, f, ctx)
+
+    def _maybe_finish_fight(self, state: ArenaState, turn: Turn, f: Fighter, ctx: Ctx) -> None:
+        """End the turn once nothing is left to choose (move done and no attack left)."""
+        if not self._fight_options(state, turn, f):
+            self._finish_fight(state, turn, ctx)
+
+    def _finish_fight(self, state: ArenaState, turn: Turn, ctx: Ctx) -> None:
+        finish_turn(state, "fight", turn.attack, ctx)
+
+    # --- queries -------------------------------------------------------------------
+    def view(self, state: ArenaState, seat: int | None) -> dict[str, Any]:
+        """Everything is public in Arena!, so every seat sees the same view."""
+        turn = state.turn
+        return {
+            "game": "arena",
+            "round": state.round,
+            "rounds": ROUNDS,
+            "order": list(state.order),
+            "current": None if state.finished else current_seat(state),
+            "hexes": [{"q": h[0], "r": h[1], "label": label(h)} for h in HEXES],
+            "corners": [list(h) for h in CORNERS],
+            "fighters": [
+                {
+                    "seat": f.seat,
+                    "name": f.name,
+                    "colour": f.colour,
+                    "pos": list(f.pos),
+                    "hex": label(f.pos),
+                    "hp": f.hp,
+                    "posture": posture_key(f),
+                    "down": f.down,
+                    "disarmed": f.disarmed,
+                    "weapon_at": list(f.weapon_at) if f.weapon_at else None,
+                    "out": f.out,
+                    "resting": f.resting,
+                }
+                for f in state.fighters
+            ],
+            "turn": None
+            if turn is None
+            else {
+                "seat": turn.seat,
+                "step": turn.step,
+                "posture": turn.posture,
+                "path": [list(h) for h in turn.path],
+                "remaining": max(0, remaining_steps(turn)) if turn.step == "fight" else None,
+                "attacked": turn.attacked,
+            },
+            "last": None if state.last is None else state.last.model_dump(mode="json"),
+            "finished": state.finished,
+            "winner": state.winner,
+        }
+
+    def outcome(self, state: ArenaState) -> Outcome | None:
+        """Book "Fin du jeu": one survivor wins; after round 10 with more, nobody wins."""
+        if not state.finished:
+            return None
+        if state.winner is not None:
+            name = state.fighters[state.winner].name
+            return Outcome(
+                winners=[state.winner],
+                reason=Text(
+                    fr=f"{name} est le dernier combattant debout.",
+                    en=f"{name} is the last fighter standing.",
+                ),
+                scores={f.seat: float(f.hp) for f in state.fighters},
+            )
+        return Outcome(
+            winners=[],
+            reason=Text(
+                fr="Plus d'un survivant à la fin du 10e tour : tous sont déclarés perdants.",
+                en="More than one survivor at the end of round 10: all are declared losers.",
+            ),
+            scores={f.seat: float(f.hp) for f in state.fighters},
+        )
+
+    def round_label(self, state: ArenaState) -> int:
+        return state.round
+
+    def checkpoint(self, events: list[AnyEvent]) -> bool:
+        """A fresh board image after every finished turn (and the end of the match)."""
+        return any(e.type in ("turn_end", "match_end") for e in events)
+
+    # --- persistence ---------------------------------------------------------------
+    def dump(self, state: ArenaState) -> dict[str, Any]:
+        return state.model_dump(mode="json")
+
+    def load(self, data: dict[str, Any]) -> ArenaState:
+        return ArenaState.model_validate(data)
+
+    def copy(self, state: ArenaState) -> ArenaState:
+        return state.model_copy(deep=True)
+
+    # --- presentation and AI -------------------------------------------------------
+    def render(self, view: dict[str, Any], lang: str = "en") -> bytes:
+        from bot.games.arena.render import render_board
+
+        return render_board(view, lang)
+
+    def ai_choose(
+        self, state: ArenaState, decision: Decision, rnd: random.Random, level: str | None = None
+    ) -> str:
+        from bot.games.arena.ai import choose
+
+        return choose(state, decision, rnd)
+
+
+def _status(f: Fighter) -> Text:
+    marks_fr = [f"{f.hp} PV", f"en {label(f.pos)}"]
+    marks_en = [f"{f.hp} HP", f"on {label(f.pos)}"]
+    if f.down:
+        marks_fr.append("au sol")
+        marks_en.append("on the ground")
+    if f.disarmed:
+        where = label(f.weapon_at) if f.weapon_at else "?"
+        marks_fr.append(f"désarmé, arme en {where}")
+        marks_en.append(f"disarmed, weapon on {where}")
+    return Text(fr=", ".join(marks_fr), en=", ".join(marks_en))
