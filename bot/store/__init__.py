@@ -1,0 +1,36 @@
+"""Persistence: matches, seats, the decision log, messages, timers and preferences in SQLite.
+
+Only the bot's I/O layer uses this package; the engine and the games never
+import it (nor aiosqlite). See ``docs/store.md`` for the schema and the
+transaction discipline.
+"""
+
+from bot.store.records import (
+    ACTIVE_STATUSES,
+    STATUSES,
+    TERMINAL_STATUSES,
+    Deadline,
+    GuildSettings,
+    MatchRecord,
+    SchemaTooNew,
+    StoreConflict,
+    UserPrefs,
+)
+from bot.store.schema import LATEST_VERSION, MIGRATIONS, Migration
+from bot.store.store import Store
+
+__all__ = [
+    "ACTIVE_STATUSES",
+    "LATEST_VERSION",
+    "MIGRATIONS",
+    "STATUSES",
+    "TERMINAL_STATUSES",
+    "Deadline",
+    "GuildSettings",
+    "MatchRecord",
+    "Migration",
+    "SchemaTooNew",
+    "Store",
+    "StoreConflict",
+    "UserPrefs",
+]

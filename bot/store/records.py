@@ -1,0 +1,75 @@
+"""What the store hands back: plain pydantic records, no live connection inside."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from bot.engine import SeatSpec
+
+Status = Literal["lobby", "live", "finished", "abandoned", "cancelled"]
+STATUSES: tuple[str, ...] = ("lobby", "live", "finished", "abandoned", "cancelled")
+ACTIVE_STATUSES: tuple[str, ...] = ("lobby", "live")
+"""A match in one of these is resumed after a restart."""
+TERMINAL_STATUSES: tuple[str, ...] = ("finished", "abandoned", "cancelled")
+"""A match in one of these is over: it gets ``finished_at`` and loses its timers."""
+
+
+class StoreConflict(Exception):
+    """The stored match is not in the state the caller assumed.
+
+    Raised when a decision does not follow the stored version (another task
+    committed first, or a decision was lost), or when a lobby-only change is
+    made to a started match. Nothing was written.
+    """
+
+
+class SchemaTooNew(RuntimeError):
+    """The database was written by a newer version of the bot; refuse to touch it."""
+
+
+class MatchRecord(BaseModel):
+    """One row of ``matches`` with its seats."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    thread_id: int | None
+    host_id: int
+    game: str
+    mode: str
+    options: dict[str, Any]
+    status: str
+    seed: str | None
+    version: int
+    seats: list[SeatSpec] = Field(default_factory=list)
+    locale: str
+    snapshot: dict[str, Any] | None
+    created_at: float
+    updated_at: float
+    finished_at: float | None
+
+
+class Deadline(BaseModel):
+    """A decision timer that survives restarts (reminder first, then AI takeover)."""
+
+    match_id: int
+    key: str
+    seat: int
+    due_at: float
+    remind_at: float
+    reminded: bool
+
+
+class GuildSettings(BaseModel):
+    guild_id: int
+    locale: str | None = None
+    use_threads: bool = False
+
+
+class UserPrefs(BaseModel):
+    user_id: int
+    dm: bool = False
+    dm_closed: bool = False
+    locale: str | None = None

@@ -1,0 +1,640 @@
+"""The match store: one SQLite file, accessed through aiosqlite.
+
+Transaction discipline (see ``docs/store.md``):
+
+- The connection runs in autocommit mode; every write is an explicit
+  ``BEGIN IMMEDIATE ... COMMIT`` taken under one asyncio lock, so two
+  coroutines never interleave statements inside each other's transaction and
+  the write lock is held from the first read that decides the write.
+- A decision and the snapshot it produced are written in ONE transaction
+  (:meth:`Store.commit_decision`). The Discord layer posts only after that
+  returns, so whatever players saw is always recoverable from the file.
+- The decision log is append-only (triggers refuse UPDATE/DELETE), and a
+  match's ``version`` always equals the ``seq`` of its last logged decision.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from types import EllipsisType
+from typing import Any, Literal
+
+import aiosqlite
+
+from bot.engine import Choice, Match, SeatSpec
+from bot.store.records import (
+    ACTIVE_STATUSES,
+    STATUSES,
+    TERMINAL_STATUSES,
+    Deadline,
+    GuildSettings,
+    MatchRecord,
+    StoreConflict,
+    UserPrefs,
+)
+from bot.store.schema import current_version, migrate
+
+Synchronous = Literal["OFF", "NORMAL", "FULL", "EXTRA"]
+
+_MATCH_COLUMNS = (
+    "id, guild_id, channel_id, thread_id, host_id, game, mode, options, status, seed, "
+    "version, snapshot, locale, created_at, updated_at, finished_at"
+)
+
+
+def _dumps(data: Any) -> str:
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+
+
+class Store:
+    """All persistence of the bot. One instance per process; not shared across processes' writes."""
+
+    def __init__(self, db: aiosqlite.Connection, clock: Callable[[], float] = time.time) -> None:
+        self._db = db
+        self._lock = asyncio.Lock()
+        self._clock = clock
+        self._between_statements: Callable[[], Awaitable[None]] | None = None
+        """Test hook: awaited inside :meth:`commit_decision` between the log insert and the
+        snapshot update, to prove a crash there leaves the old state or the new, never a mix."""
+
+    # --- opening ---------------------------------------------------------------------
+    @classmethod
+    async def open(
+        cls,
+        path: str | Path,
+        *,
+        synchronous: Synchronous = "NORMAL",
+        clock: Callable[[], float] = time.time,
+    ) -> Store:
+        """Open (creating it and its parent directories if needed) and migrate.
+
+        ``journal_mode=WAL``: readers never block the writer and a commit is
+        one sequential append to the WAL file. ``synchronous=NORMAL``: in WAL
+        mode this still never corrupts the database and a committed
+        transaction survives a crash of the bot process (the WAL is written
+        before COMMIT returns); only an OS crash or power loss can roll back
+        the last few commits, to an older but consistent state that the bot
+        resumes from. In exchange no fsync happens per commit, which keeps
+        decision commits to a few milliseconds (the budget is p99 <= 20 ms).
+        Pass ``synchronous="FULL"`` to fsync every commit instead.
+        ``foreign_keys=ON``: seats, messages and deadlines cannot point at a
+        match that does not exist.
+        """
+        p = Path(path)
+        if str(path) != ":memory:":
+            p.parent.mkdir(parents=True, exist_ok=True)
+        db = await aiosqlite.connect(p, isolation_level=None)
+        try:
+            db.row_factory = aiosqlite.Row
+            await db.execute("PRAGMA journal_mode=WAL")
+            await db.execute(f"PRAGMA synchronous={synchronous}")
+            await db.execute("PRAGMA foreign_keys=ON")
+            await db.execute("PRAGMA busy_timeout=5000")
+            await migrate(db)
+        except BaseException:
+            await db.close()
+            raise
+        return cls(db, clock)
+
+    async def close(self) -> None:
+        async with self._lock:
+            await self._db.close()
+
+    async def schema_version(self) -> int:
+        async with self._lock:
+            return await current_version(self._db)
+
+    # --- transactions ----------------------------------------------------------------
+    @asynccontextmanager
+    async def _write(self) -> AsyncIterator[aiosqlite.Connection]:
+        """``BEGIN IMMEDIATE`` ... ``COMMIT``, or ``ROLLBACK`` on any exception."""
+        async with self._lock:
+            await self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                await self._db.execute("ROLLBACK")
+                raise
+            await self._db.execute("COMMIT")
+
+    @asynccontextmanager
+    async def _read(self) -> AsyncIterator[aiosqlite.Connection]:
+        async with self._lock:
+            yield self._db
+
+    # --- matches ---------------------------------------------------------------------
+    async def create_lobby(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        thread_id: int | None,
+        host_id: int,
+        game: str,
+        mode: str,
+        options: dict[str, Any],
+        locale: str,
+    ) -> int:
+        """A new match in status ``lobby``; returns its id."""
+        now = self._clock()
+        async with self._write() as db:
+            cur = await db.execute(
+                "INSERT INTO matches (guild_id, channel_id, thread_id, host_id, game, mode, "
+                "options, status, locale, created_at, updated_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?)",
+                (
+                    guild_id,
+                    channel_id,
+                    thread_id,
+                    host_id,
+                    game,
+                    mode,
+                    _dumps(options),
+                    locale,
+                    now,
+                    now,
+                ),
+            )
+            match_id = cur.lastrowid
+        assert match_id is not None
+        return match_id
+
+    async def update_lobby(
+        self,
+        match_id: int,
+        *,
+        seats: list[SeatSpec] | None = None,
+        mode: str | None = None,
+        options: dict[str, Any] | None = None,
+    ) -> None:
+        """Change who sits where, the mode or the options while the match is a lobby."""
+        async with self._write() as db:
+            await self._expect_status(db, match_id, ("lobby",))
+            if mode is not None:
+                await db.execute("UPDATE matches SET mode = ? WHERE id = ?", (mode, match_id))
+            if options is not None:
+                await db.execute(
+                    "UPDATE matches SET options = ? WHERE id = ?", (_dumps(options), match_id)
+                )
+            if seats is not None:
+                await self._replace_seats(db, match_id, seats)
+            await db.execute(
+                "UPDATE matches SET updated_at = ? WHERE id = ?", (self._clock(), match_id)
+            )
+
+    async def start_match(self, match_id: int, match: Match) -> None:
+        """The lobby becomes live: seed, effective mode/options, seats and first snapshot.
+
+        Choices the match already holds (normally none) are logged in the same
+        transaction, so the log always replays to the snapshot.
+        """
+        snapshot = _dumps(match.snapshot())
+        if len(match.choices) != match.version:
+            raise ValueError("match.choices must hold every applied choice")
+        now = self._clock()
+        async with self._write() as db:
+            row = await self._expect_status(db, match_id, ("lobby",))
+            if row["game"] != match.game_id:
+                raise ValueError(f"match {match_id} is a {row['game']} lobby, not {match.game_id}")
+            await self._replace_seats(db, match_id, match.seats)
+            for seq, choice in enumerate(match.choices, start=1):
+                await self._insert_decision(db, match_id, seq, choice, False, now)
+            status = "finished" if match.over else "live"
+            await db.execute(
+                "UPDATE matches SET status = ?, seed = ?, mode = ?, options = ?, snapshot = ?, "
+                "start_seats = ?, version = ?, started_at = ?, updated_at = ?, finished_at = ? "
+                "WHERE id = ?",
+                (
+                    status,
+                    match.seed,
+                    match.mode,
+                    _dumps(match.options),
+                    snapshot,
+                    _dumps([s.model_dump() for s in match.seats]),
+                    match.version,
+                    now,
+                    now,
+                    now if status == "finished" else None,
+                    match_id,
+                ),
+            )
+
+    async def commit_decision(
+        self, match_id: int, choice: Choice, match: Match, *, by_ai: bool = False
+    ) -> None:
+        """Log ``choice`` and store the snapshot it produced, in ONE transaction.
+
+        ``match`` has already applied ``choice`` (so ``match.version`` is its
+        sequence number). Raises :class:`StoreConflict`, writing nothing, if
+        the stored version is not ``match.version - 1`` or the match is not live.
+        """
+        if match.choices and match.choices[-1] != choice:
+            raise ValueError("commit_decision: choice is not the match's last applied choice")
+        snapshot = _dumps(match.snapshot())  # serialise before taking the write lock
+        over = match.over
+        now = self._clock()
+        async with self._write() as db:
+            async with db.execute(
+                "SELECT version, status FROM matches WHERE id = ?", (match_id,)
+            ) as cur:
+                row = await cur.fetchone()
+            if row is None:
+                raise StoreConflict(f"match {match_id} does not exist")
+            if row["status"] != "live":
+                raise StoreConflict(f"match {match_id} is {row['status']}, not live")
+            if row["version"] != match.version - 1:
+                raise StoreConflict(
+                    f"match {match_id} is stored at version {row['version']}; "
+                    f"a decision producing version {match.version} does not follow it"
+                )
+            await self._insert_decision(db, match_id, match.version, choice, by_ai, now)
+            if self._between_statements is not None:
+                await self._between_statements()
+            await db.execute(
+                "UPDATE matches SET snapshot = ?, version = ?, updated_at = ?, status = ?, "
+                "finished_at = ? WHERE id = ?",
+                (
+                    snapshot,
+                    match.version,
+                    now,
+                    "finished" if over else "live",
+                    now if over else None,
+                    match_id,
+                ),
+            )
+            if over:
+                await db.execute("DELETE FROM deadlines WHERE match_id = ?", (match_id,))
+
+    async def get(self, match_id: int) -> MatchRecord | None:
+        records = await self._records("WHERE id = ?", (match_id,))
+        return records[0] if records else None
+
+    async def load_match(self, match_id: int) -> Match:
+        """The live match from its last snapshot, with its logged choices.
+
+        Events from before the load are not kept (the snapshot holds the state,
+        not the history); :meth:`replay_match` rebuilds them for the full log.
+        """
+        record = await self.get(match_id)
+        if record is None or record.snapshot is None:
+            raise KeyError(f"match {match_id} has not started")
+        return Match.from_snapshot(record.snapshot, choices=await self.decisions(match_id))
+
+    async def replay_match(self, match_id: int) -> Match:
+        """The match rebuilt from seed + mode + options + the decision log (with all events).
+
+        Setup sees the seats as they were at the start (a later AI takeover
+        must not change what setup produced); the result carries today's seats.
+        """
+        record = await self.get(match_id)
+        if record is None or record.seed is None:
+            raise KeyError(f"match {match_id} has not started")
+        async with self._read() as db:
+            async with db.execute(
+                "SELECT start_seats FROM matches WHERE id = ?", (match_id,)
+            ) as cur:
+                row = await cur.fetchone()
+        start = record.seats
+        if row is not None and row["start_seats"] is not None:
+            start = [SeatSpec.model_validate(s) for s in json.loads(row["start_seats"])]
+        match = Match.replay(
+            record.game,
+            start,
+            record.seed,
+            record.mode,
+            record.options,
+            await self.decisions(match_id),
+        )
+        match.seats = list(record.seats)
+        return match
+
+    async def check_replay(self, match_id: int) -> bool:
+        """Whether the decision log replays exactly to the stored snapshot."""
+        record = await self.get(match_id)
+        if record is None or record.snapshot is None:
+            return False
+        replayed = json.loads(_dumps((await self.replay_match(match_id)).snapshot()))
+        return replayed == record.snapshot
+
+    async def decisions(self, match_id: int) -> list[Choice]:
+        async with self._read() as db:
+            async with db.execute(
+                "SELECT seat, key, option FROM decisions WHERE match_id = ? ORDER BY seq",
+                (match_id,),
+            ) as cur:
+                rows = await cur.fetchall()
+        return [Choice(seat=r["seat"], key=r["key"], option=r["option"]) for r in rows]
+
+    async def decision_log(self, match_id: int) -> list[dict[str, Any]]:
+        """The raw log rows (seq, seat, key, option, by_ai, created_at), for audits."""
+        async with self._read() as db:
+            async with db.execute(
+                "SELECT seq, seat, key, option, by_ai, created_at FROM decisions "
+                "WHERE match_id = ? ORDER BY seq",
+                (match_id,),
+            ) as cur:
+                rows = await cur.fetchall()
+        return [{**dict(r), "by_ai": bool(r["by_ai"])} for r in rows]
+
+    async def active_matches(self) -> list[MatchRecord]:
+        """Lobbies and live matches, oldest first: what a restarted bot resumes."""
+        marks = ", ".join("?" * len(ACTIVE_STATUSES))
+        return await self._records(f"WHERE status IN ({marks}) ORDER BY id", ACTIVE_STATUSES)
+
+    async def active_in_channel(self, channel_id: int) -> MatchRecord | None:
+        """The lobby/live match played in this channel (not in a thread of it) or in this thread."""
+        records = await self._records(
+            "WHERE status IN ('lobby', 'live') AND "
+            "((channel_id = ? AND thread_id IS NULL) OR thread_id = ?) ORDER BY id DESC LIMIT 1",
+            (channel_id, channel_id),
+        )
+        return records[0] if records else None
+
+    async def set_status(self, match_id: int, status: str) -> None:
+        """Move a match to ``status``; a terminal status stamps ``finished_at`` and drops its timers."""
+        if status not in STATUSES:
+            raise ValueError(f"unknown status {status!r}; expected one of {', '.join(STATUSES)}")
+        now = self._clock()
+        terminal = status in TERMINAL_STATUSES
+        async with self._write() as db:
+            await self._expect_status(db, match_id, STATUSES)
+            await db.execute(
+                "UPDATE matches SET status = ?, updated_at = ?, "
+                "finished_at = CASE WHEN ? THEN coalesce(finished_at, ?) ELSE NULL END WHERE id = ?",
+                (status, now, terminal, now, match_id),
+            )
+            if terminal:
+                await db.execute("DELETE FROM deadlines WHERE match_id = ?", (match_id,))
+
+    async def set_seats(self, match_id: int, seats: list[SeatSpec]) -> None:
+        """Replace the seats (AI takeover, give back); a started match's snapshot follows.
+
+        The version does not change: who controls a seat is not a game decision.
+        """
+        async with self._write() as db:
+            row = await self._expect_status(db, match_id, STATUSES)
+            current = await self._seat_count(db, match_id)
+            if row["snapshot"] is not None and len(seats) != current:
+                raise StoreConflict("a started match keeps its number of seats")
+            await self._replace_seats(db, match_id, seats)
+            params: tuple[Any, ...] = (self._clock(), match_id)
+            sql = "UPDATE matches SET updated_at = ? WHERE id = ?"
+            if row["snapshot"] is not None:
+                snap = json.loads(row["snapshot"])
+                snap["seats"] = [s.model_dump() for s in seats]
+                sql = "UPDATE matches SET snapshot = ?, updated_at = ? WHERE id = ?"
+                params = (_dumps(snap), *params)
+            await db.execute(sql, params)
+
+    async def recent(
+        self, guild_id: int, channel_id: int | None = None, limit: int = 10
+    ) -> list[MatchRecord]:
+        """A guild's (or one channel's, threads included) matches, latest activity first."""
+        if channel_id is None:
+            where, params = "WHERE guild_id = ?", (guild_id,)
+        else:
+            where = "WHERE guild_id = ? AND (channel_id = ? OR thread_id = ?)"
+            params = (guild_id, channel_id, channel_id)
+        return await self._records(
+            f"{where} ORDER BY updated_at DESC, id DESC LIMIT ?", (*params, limit)
+        )
+
+    # --- messages --------------------------------------------------------------------
+    async def set_message(self, match_id: int, role: str, channel_id: int, message_id: int) -> None:
+        """Remember (or replace) the Discord message playing ``role`` for a match."""
+        async with self._write() as db:
+            await db.execute(
+                "INSERT INTO messages (match_id, role, channel_id, message_id, updated_at) "
+                "VALUES (?, ?, ?, ?, ?) ON CONFLICT (match_id, role) DO UPDATE SET "
+                "channel_id = excluded.channel_id, message_id = excluded.message_id, "
+                "updated_at = excluded.updated_at",
+                (match_id, role, channel_id, message_id, self._clock()),
+            )
+
+    async def messages(self, match_id: int) -> dict[str, tuple[int, int]]:
+        async with self._read() as db:
+            async with db.execute(
+                "SELECT role, channel_id, message_id FROM messages WHERE match_id = ? ORDER BY role",
+                (match_id,),
+            ) as cur:
+                rows = await cur.fetchall()
+        return {r["role"]: (r["channel_id"], r["message_id"]) for r in rows}
+
+    async def clear_message(self, match_id: int, role: str) -> None:
+        async with self._write() as db:
+            await db.execute(
+                "DELETE FROM messages WHERE match_id = ? AND role = ?", (match_id, role)
+            )
+
+    # --- deadlines -------------------------------------------------------------------
+    async def set_deadline(
+        self, match_id: int, key: str, seat: int, due_at: float, remind_at: float
+    ) -> None:
+        """Create or move the timer of decision ``key``; a moved timer may remind again."""
+        async with self._write() as db:
+            await db.execute(
+                "INSERT INTO deadlines (match_id, key, seat, due_at, remind_at, reminded) "
+                "VALUES (?, ?, ?, ?, ?, 0) ON CONFLICT (match_id, key) DO UPDATE SET "
+                "seat = excluded.seat, due_at = excluded.due_at, "
+                "remind_at = excluded.remind_at, reminded = 0",
+                (match_id, key, seat, due_at, remind_at),
+            )
+
+    async def mark_reminded(self, match_id: int, key: str) -> None:
+        async with self._write() as db:
+            await db.execute(
+                "UPDATE deadlines SET reminded = 1 WHERE match_id = ? AND key = ?", (match_id, key)
+            )
+
+    async def clear_deadline(self, match_id: int, key: str) -> None:
+        async with self._write() as db:
+            await db.execute(
+                "DELETE FROM deadlines WHERE match_id = ? AND key = ?", (match_id, key)
+            )
+
+    async def deadlines(self, match_id: int | None = None) -> list[Deadline]:
+        """Timers of one match, or of every match; soonest first."""
+        sql = "SELECT match_id, key, seat, due_at, remind_at, reminded FROM deadlines"
+        params: tuple[Any, ...] = ()
+        if match_id is not None:
+            sql += " WHERE match_id = ?"
+            params = (match_id,)
+        async with self._read() as db:
+            async with db.execute(sql + " ORDER BY due_at, match_id, key", params) as cur:
+                rows = await cur.fetchall()
+        return [Deadline(**{**dict(r), "reminded": bool(r["reminded"])}) for r in rows]
+
+    # --- preferences -----------------------------------------------------------------
+    async def guild_settings(self, guild_id: int) -> GuildSettings:
+        """The guild's settings, or the defaults if it never changed any."""
+        async with self._read() as db:
+            return await self._guild_settings_in(db, guild_id)
+
+    async def set_guild_settings(
+        self,
+        guild_id: int,
+        *,
+        locale: str | None | EllipsisType = ...,
+        use_threads: bool | None = None,
+    ) -> None:
+        """Change only what is given (``locale=None`` clears the locale; ``...`` keeps it)."""
+        async with self._write() as db:
+            current = await self._guild_settings_in(db, guild_id)
+            new_locale = current.locale if isinstance(locale, EllipsisType) else locale
+            new_threads = current.use_threads if use_threads is None else use_threads
+            await db.execute(
+                "INSERT INTO guild_settings (guild_id, locale, use_threads, updated_at) "
+                "VALUES (?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
+                "locale = excluded.locale, use_threads = excluded.use_threads, "
+                "updated_at = excluded.updated_at",
+                (guild_id, new_locale, int(new_threads), self._clock()),
+            )
+
+    async def user_prefs(self, user_id: int) -> UserPrefs:
+        """The user's preferences, or the defaults if they never changed any."""
+        async with self._read() as db:
+            return await self._user_prefs_in(db, user_id)
+
+    async def set_user_prefs(
+        self,
+        user_id: int,
+        *,
+        dm: bool | None = None,
+        dm_closed: bool | None = None,
+        locale: str | None | EllipsisType = ...,
+    ) -> None:
+        """Change only what is given (``locale=None`` clears the locale; ``...`` keeps it)."""
+        async with self._write() as db:
+            current = await self._user_prefs_in(db, user_id)
+            await db.execute(
+                "INSERT INTO user_prefs (user_id, dm, dm_closed, locale, updated_at) "
+                "VALUES (?, ?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET "
+                "dm = excluded.dm, dm_closed = excluded.dm_closed, locale = excluded.locale, "
+                "updated_at = excluded.updated_at",
+                (
+                    user_id,
+                    int(current.dm if dm is None else dm),
+                    int(current.dm_closed if dm_closed is None else dm_closed),
+                    current.locale if isinstance(locale, EllipsisType) else locale,
+                    self._clock(),
+                ),
+            )
+
+    # --- helpers (called with the lock held) -----------------------------------------
+    async def _guild_settings_in(self, db: aiosqlite.Connection, guild_id: int) -> GuildSettings:
+        async with db.execute(
+            "SELECT locale, use_threads FROM guild_settings WHERE guild_id = ?", (guild_id,)
+        ) as cur:
+            row = await cur.fetchone()
+        if row is None:
+            return GuildSettings(guild_id=guild_id)
+        return GuildSettings(
+            guild_id=guild_id, locale=row["locale"], use_threads=bool(row["use_threads"])
+        )
+
+    async def _user_prefs_in(self, db: aiosqlite.Connection, user_id: int) -> UserPrefs:
+        async with db.execute(
+            "SELECT dm, dm_closed, locale FROM user_prefs WHERE user_id = ?", (user_id,)
+        ) as cur:
+            row = await cur.fetchone()
+        if row is None:
+            return UserPrefs(user_id=user_id)
+        return UserPrefs(
+            user_id=user_id,
+            dm=bool(row["dm"]),
+            dm_closed=bool(row["dm_closed"]),
+            locale=row["locale"],
+        )
+
+    async def _expect_status(
+        self, db: aiosqlite.Connection, match_id: int, allowed: Iterable[str]
+    ) -> aiosqlite.Row:
+        async with db.execute(
+            "SELECT status, game, snapshot FROM matches WHERE id = ?", (match_id,)
+        ) as cur:
+            row = await cur.fetchone()
+        if row is None:
+            raise KeyError(f"match {match_id} does not exist")
+        if row["status"] not in tuple(allowed):
+            raise StoreConflict(f"match {match_id} is {row['status']}")
+        return row
+
+    async def _seat_count(self, db: aiosqlite.Connection, match_id: int) -> int:
+        async with db.execute("SELECT count(*) FROM seats WHERE match_id = ?", (match_id,)) as cur:
+            row = await cur.fetchone()
+        return int(row[0]) if row else 0
+
+    async def _replace_seats(
+        self, db: aiosqlite.Connection, match_id: int, seats: list[SeatSpec]
+    ) -> None:
+        await db.execute("DELETE FROM seats WHERE match_id = ?", (match_id,))
+        await db.executemany(
+            "INSERT INTO seats (match_id, idx, name, user_id, ai, ai_level) VALUES (?, ?, ?, ?, ?, ?)",
+            [(match_id, i, s.name, s.user_id, int(s.ai), s.ai_level) for i, s in enumerate(seats)],
+        )
+
+    async def _insert_decision(
+        self,
+        db: aiosqlite.Connection,
+        match_id: int,
+        seq: int,
+        choice: Choice,
+        by_ai: bool,
+        now: float,
+    ) -> None:
+        await db.execute(
+            "INSERT INTO decisions (match_id, seq, seat, key, option, by_ai, created_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (match_id, seq, choice.seat, choice.key, choice.option, int(by_ai), now),
+        )
+
+    async def _records(self, where: str, params: tuple[Any, ...]) -> list[MatchRecord]:
+        async with self._read() as db:
+            async with db.execute(f"SELECT {_MATCH_COLUMNS} FROM matches {where}", params) as cur:
+                rows = list(await cur.fetchall())
+            seats: dict[int, list[SeatSpec]] = {r["id"]: [] for r in rows}
+            ids = list(seats)
+            for start in range(0, len(ids), 500):
+                chunk = ids[start : start + 500]
+                marks = ", ".join("?" * len(chunk))
+                async with db.execute(
+                    f"SELECT match_id, name, user_id, ai, ai_level FROM seats "
+                    f"WHERE match_id IN ({marks}) ORDER BY match_id, idx",
+                    chunk,
+                ) as cur:
+                    for s in await cur.fetchall():
+                        seats[s["match_id"]].append(
+                            SeatSpec(
+                                name=s["name"],
+                                user_id=s["user_id"],
+                                ai=bool(s["ai"]),
+                                ai_level=s["ai_level"],
+                            )
+                        )
+        return [
+            MatchRecord(
+                id=r["id"],
+                guild_id=r["guild_id"],
+                channel_id=r["channel_id"],
+                thread_id=r["thread_id"],
+                host_id=r["host_id"],
+                game=r["game"],
+                mode=r["mode"],
+                options=json.loads(r["options"]),
+                status=r["status"],
+                seed=r["seed"],
+                version=r["version"],
+                seats=seats[r["id"]],
+                locale=r["locale"],
+                snapshot=json.loads(r["snapshot"]) if r["snapshot"] is not None else None,
+                created_at=r["created_at"],
+                updated_at=r["updated_at"],
+                finished_at=r["finished_at"],
+            )
+            for r in rows
+        ]
