@@ -1,0 +1,176 @@
+"""Mad Arena card data: pydantic models and the loader for the TOML/JSON file.
+
+The rule book prints no card values, so the project authors its own
+(``cards.toml``) within the constraints of RULINGS.md (Mad Arena); a group may
+load the values printed on its own cards through the host option ``cards``.
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from bot.engine.errors import IllegalDecision
+from bot.engine.text import Text
+
+DEFAULT_CARDS = Path(__file__).with_name("cards.toml")
+
+SecretKind = Literal["powder-keg", "kamikaze", "net", "terminotaure", "finishing", "strike", "kick"]
+
+# RULINGS (Mad Arena): sizes, colours, card counts and the secret move of each fighter.
+FIGHTERS: dict[str, tuple[int, str, int, SecretKind]] = {
+    "agaric": (5, "violet", 6, "powder-keg"),
+    "bonzai": (7, "blue", 6, "kamikaze"),
+    "cactus": (8, "green", 6, "net"),
+    "burdock": (9, "bronze", 6, "finishing"),
+    "sorgho": (10, "yellow", 6, "terminotaure"),
+    "baobab": (13, "brown", 5, "strike"),
+    "zamioculcas": (16, "red", 1, "kick"),
+}
+DRAGON = "zamioculcas"
+
+# Which attack a secret move replaces (Bottes secrètes).
+SECRET_STAT: dict[str, Literal["melee", "ranged"]] = {
+    "powder-keg": "ranged",
+    "kamikaze": "melee",
+    "net": "ranged",
+    "terminotaure": "melee",
+    "finishing": "melee",
+    "strike": "ranged",
+    "kick": "melee",
+}
+SECRET_NAMES: dict[str, Text] = {
+    "powder-keg": Text(fr="Tonnelet de poudre", en="Powder keg"),
+    "kamikaze": Text(fr="Attaque kamikaze", en="Kamikaze attack"),
+    "net": Text(fr="Filet de ronces", en="Bramble net"),
+    "terminotaure": Text(fr="Mise à mort du Terminotaure", en="Terminotaure kill"),
+    "finishing": Text(fr="« Finishing »", en="Finishing"),
+    "strike": Text(fr="« Strike »", en="Strike"),
+    "kick": Text(fr="Coup de sandale « Dégage de là ! »", en="Sandal kick “Get out of here!”"),
+}
+
+
+class Card(BaseModel):
+    """One action card. ``initiative`` is None only on the dragon's card (the gong sets it)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str = Field(min_length=1, max_length=30, pattern=r"^[a-z0-9-]+$")
+    initiative: int | None = Field(default=None, ge=1, le=6)
+    move: int = Field(ge=0, le=2)
+    melee: int = Field(ge=0, le=6)
+    ranged: int = Field(ge=0, le=6)
+    defence: int = Field(ge=2, le=6)
+    secret: SecretKind | None = None
+    fighter: str = ""
+
+
+class FighterData(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    id: str
+    name: str
+    size: int
+    colour: str
+    base_defence: int = Field(ge=2, le=6)
+    dragon: bool = False
+    cards: list[Card]
+
+    @field_validator("id")
+    @classmethod
+    def _known(cls, v: str) -> str:
+        if v not in FIGHTERS:
+            raise ValueError(f"unknown fighter {v!r} (expected one of {', '.join(FIGHTERS)})")
+        return v
+
+    @model_validator(mode="after")
+    def _constraints(self) -> FighterData:
+        size, colour, count, secret = FIGHTERS[self.id]
+        if self.size != size:
+            raise ValueError(f"{self.id}: size must be {size} (rule book)")
+        if self.colour != colour:
+            raise ValueError(f"{self.id}: colour must be {colour} (rule book)")
+        if len(self.cards) != count:
+            raise ValueError(
+                f"{self.id}: needs exactly {count} action cards, got {len(self.cards)}"
+            )
+        if self.dragon != (self.id == DRAGON):
+            raise ValueError(f"{self.id}: only Zamioculcas is the dragon")
+        secrets = [c for c in self.cards if c.secret is not None]
+        if len(secrets) != 1 or secrets[0].secret != secret:
+            raise ValueError(f"{self.id}: exactly one card must be the secret move {secret!r}")
+        for c in self.cards:
+            c.fighter = self.id
+            if self.dragon:
+                if c.initiative is not None or c.move != 0:
+                    raise ValueError("the dragon's card has no initiative (gong) and move 0")
+            elif c.initiative is None:
+                raise ValueError(f"{c.id}: initiative 1-6 is required")
+            if c.secret in ("kamikaze", "terminotaure") and c.melee != 0:
+                raise ValueError(
+                    f"{c.id}: {c.secret} dice are computed by the rules: set melee = 0"
+                )
+        return self
+
+
+class CardSet(BaseModel):
+    """The whole data file: the seven fighters and their 36 cards."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    fighters: list[FighterData]
+
+    @model_validator(mode="after")
+    def _all_fighters(self) -> CardSet:
+        ids = [f.id for f in self.fighters]
+        if sorted(ids) != sorted(FIGHTERS):
+            raise ValueError("the file must describe each of the seven fighters exactly once")
+        card_ids = [c.id for f in self.fighters for c in f.cards]
+        if len(set(card_ids)) != len(card_ids):
+            raise ValueError("card ids must be unique")
+        return self
+
+    def fighter(self, fid: str) -> FighterData:
+        for f in self.fighters:
+            if f.id == fid:
+                return f
+        raise KeyError(fid)
+
+    def card(self, cid: str) -> Card:
+        for f in self.fighters:
+            for c in f.cards:
+                if c.id == cid:
+                    return c
+        raise KeyError(cid)
+
+
+def load_cards(path: str | Path | None = None) -> CardSet:
+    """Load and validate a card file (TOML or JSON); a bad file is a polite refusal."""
+    p = Path(path) if path else DEFAULT_CARDS
+    try:
+        raw = p.read_bytes()
+    except OSError as exc:
+        raise IllegalDecision(
+            Text(
+                fr=f"Impossible de lire le fichier de cartes {p} : {exc.strerror}.",
+                en=f"Cannot read the card file {p}: {exc.strerror}.",
+            )
+        ) from None
+    try:
+        data = (
+            json.loads(raw) if p.suffix.lower() == ".json" else tomllib.loads(raw.decode("utf-8"))
+        )
+        return CardSet.model_validate(data)
+    except (ValueError, ValidationError, UnicodeDecodeError) as exc:
+        first = str(exc).splitlines()
+        detail = " ".join(first[:3])[:300]
+        raise IllegalDecision(
+            Text(
+                fr=f"Fichier de cartes invalide ({p.name}) : {detail}",
+                en=f"Invalid card file ({p.name}): {detail}",
+            )
+        ) from None

@@ -1,0 +1,148 @@
+"""The Mad Arena game object: the engine contract wired to the rules modules."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from bot.engine.decisions import Choice, Decision
+from bot.engine.events import AnyEvent
+from bot.engine.game import Ctx, Game, GameInfo, ModeInfo, OptionSpec, Outcome, SeatSpec
+from bot.engine.text import Text
+from bot.games.mad_arena import rules
+from bot.games.mad_arena.ai import choose
+from bot.games.mad_arena.modes import BROTHERS, PLAYER_COUNTS, TEAM, ULTIMATE
+from bot.games.mad_arena.state import MAState
+from bot.games.mad_arena.view import build_view
+
+CHECKPOINT_EVENTS = {"countdown", "reveal", "action-end", "game-over"}
+
+
+class MadArena(Game[MAState]):
+    info = GameInfo(
+        id="mad-arena",
+        names=Text(fr="Mad Arena", en="Mad Arena"),
+        min_players=2,
+        max_players=7,
+        modes=[
+            ModeInfo(
+                id=ULTIMATE,
+                names=Text(fr="Ultimate Warrior", en="Ultimate Warrior"),
+                player_counts=PLAYER_COUNTS[ULTIMATE],
+                summary=Text(
+                    fr="Chacun pour soi, un combattant tiré au hasard par joueur.",
+                    en="Every fighter for itself, one random fighter per player.",
+                ),
+            ),
+            ModeInfo(
+                id=TEAM,
+                names=Text(fr="Team Spirit", en="Team Spirit"),
+                player_counts=PLAYER_COUNTS[TEAM],
+                summary=Text(
+                    fr="Agaric, Cactus, Baobab contre Bonzaï, Sorgho, Burdock (2 joueurs x 3 combattants, ou 6).",
+                    en="Agaric, Cactus, Baobab vs Bonzaï, Sorgho, Burdock (2 players x 3 fighters, or 6).",
+                ),
+            ),
+            ModeInfo(
+                id=BROTHERS,
+                names=Text(fr="Brothers in arms", en="Brothers in arms"),
+                player_counts=PLAYER_COUNTS[BROTHERS],
+                summary=Text(
+                    fr="Paires Agaric-Baobab, Bonzaï-Burdock, Cactus-Sorgho (3 x 2 combattants, 4 ou 6).",
+                    en="Pairs Agaric-Baobab, Bonzaï-Burdock, Cactus-Sorgho (3 x 2 fighters, 4 or 6).",
+                ),
+            ),
+        ],
+        options=[
+            OptionSpec(
+                id="cards",
+                names=Text(fr="Fichier de cartes", en="Card file"),
+                type="path",
+                default=None,
+                help=Text(
+                    fr="Valeurs des cartes (TOML ou JSON). Par défaut : valeurs écrites par le projet, pas celles de l'éditeur.",
+                    en="Card values (TOML or JSON). Default: values written by this project, not the publisher's.",
+                ),
+            ),
+            OptionSpec(
+                id="dragon_gong",
+                names=Text(fr="Couleur du gong au round 1", en="Gong colour in round 1"),
+                type="choice",
+                default="blue",
+                choices=[
+                    (
+                        "blue",
+                        Text(fr="Bleu (dragon initiative 3)", en="Blue (dragon initiative 3)"),
+                    ),
+                    ("red", Text(fr="Rouge (dragon initiative 4)", en="Red (dragon initiative 4)")),
+                ],
+            ),
+        ],
+        summary=Text(
+            fr=(
+                "Mad Arena : 12 rounds de combat au plus. Chaque round, chaque combattant (sauf le dragon) choisit "
+                "en secret une carte Action ; compte à rebours d'initiative de 6 à 1 (égalité : le plus petit d'abord). "
+                "En agissant : mouvements obligatoires et exacts (2 mouvements : jamais de retour à la zone de départ), "
+                "combat (même zone) et tir (zone voisine) facultatifs, avant, entre ou après les mouvements. Chaque dé "
+                ">= la défense de la cible lui ôte 1 PV. Bottes secrètes une fois par partie. Victoire : dernier "
+                "combattant/équipe debout, sinon aux points (tailles des trophées, +3 au centre). Les valeurs des cartes "
+                "par défaut sont écrites par le projet, pas celles de l'éditeur (option « cards » pour charger les vôtres)."
+            ),
+            en=(
+                "Mad Arena: at most 12 rounds. Each round every fighter (but the dragon) secretly picks an action card; "
+                "initiative countdown 6 to 1 (ties: smaller first). When acting: exact mandatory moves (2 moves never "
+                "return to the start zone), optional melee (same zone) and ranged (adjacent zone) attacks before, "
+                "between or after moves. Each die >= the target's defence removes 1 HP. Secret moves once per game. "
+                "Victory: last fighter/team standing, else points (trophy sizes, +3 in the centre). The default card "
+                "values are written by this project, not the publisher's (option 'cards' loads yours)."
+            ),
+        ),
+    )
+
+    def setup(self, seats: list[SeatSpec], mode: str, options: dict[str, Any], ctx: Ctx) -> MAState:
+        return rules.setup_state(seats, mode, options, ctx)
+
+    def pending(self, state: MAState) -> list[Decision]:
+        return rules.pending(state)
+
+    def apply(self, state: MAState, choice: Choice, ctx: Ctx) -> None:
+        rules.apply(state, choice, ctx)
+
+    def view(self, state: MAState, seat: int | None) -> dict[str, Any]:
+        return build_view(state, seat)
+
+    def outcome(self, state: MAState) -> Outcome | None:
+        if state.phase != "over":
+            return None
+        return Outcome(
+            winners=list(state.result_winners),
+            reason=state.result_text or Text(fr="Fin", en="End"),
+            scores=dict(state.result_scores),
+            shared=state.result_shared,
+        )
+
+    def dump(self, state: MAState) -> dict[str, Any]:
+        return state.model_dump(mode="json")
+
+    def load(self, data: dict[str, Any]) -> MAState:
+        return MAState.model_validate(data)
+
+    def copy(self, state: MAState) -> MAState:
+        return state.model_copy(deep=True)
+
+    def round_label(self, state: MAState) -> int:
+        return state.round
+
+    def checkpoint(self, events: list[AnyEvent]) -> bool:
+        """An image after the countdown starts, each reveal and each fighter's action, not every step."""
+        return any(e.visible_to is None and e.type in CHECKPOINT_EVENTS for e in events)
+
+    def render(self, view: dict[str, Any], lang: str = "en") -> bytes:
+        from bot.games.mad_arena.render import render_arena
+
+        return render_arena(view, lang)
+
+    def ai_choose(
+        self, state: MAState, decision: Decision, rnd: random.Random, level: str | None = None
+    ) -> str:
+        return choose(self.view(state, decision.seat), decision, rnd)

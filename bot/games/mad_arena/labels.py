@@ -1,0 +1,65 @@
+"""Player-facing names of cards, zones and options (French and English)."""
+
+from __future__ import annotations
+
+from bot.engine.text import Text
+from bot.games.mad_arena.cards import SECRET_NAMES, Card
+from bot.games.mad_arena.state import MAState
+
+
+def card_label(state: MAState, cid: str) -> Text:
+    """``Cactus 2``, or ``★ Cactus — Bramble net`` for the secret move."""
+    c = state.card(cid)
+    name = state.name(c.fighter)
+    if c.secret is not None:
+        s = SECRET_NAMES[c.secret]
+        return Text(fr=f"★ {name} — {s.fr} (botte secrète)", en=f"★ {name} — {s.en} (secret move)")
+    num = cid.rsplit("-", 1)[-1]
+    return Text(fr=f"{name} {num}", en=f"{name} {num}")
+
+
+def melee_shown(state: MAState, c: Card, fid: str, next_play: bool) -> int | str:
+    """The melee dice a card would give now (computed for kamikaze and Terminotaure)."""
+    f = state.f(fid)
+    if c.secret == "kamikaze":
+        return min(6, 8 - f.hp)
+    if c.secret == "terminotaure":
+        return f.played_since_refill + (1 if next_play else 0)
+    return c.melee
+
+
+def card_stats(state: MAState, cid: str, fid: str, next_play: bool = True) -> dict[str, int | str]:
+    c = state.card(cid)
+    stats: dict[str, int | str] = {
+        "initiative": c.initiative if c.initiative is not None else "gong",
+        "move": c.move,
+        "melee": melee_shown(state, c, fid, next_play),
+        "ranged": c.ranged,
+        "defence": c.defence,
+    }
+    if c.secret is not None:
+        stats["secret"] = "★"
+    return stats
+
+
+def stats_text(stats: dict[str, int | str]) -> Text:
+    s = stats
+    star = " ★" if "secret" in s else ""
+    return Text(
+        fr=f"⚡{s['initiative']} 👣{s['move']} ⚔️{s['melee']} 🏹{s['ranged']} 🛡️{s['defence']}+{star}",
+        en=f"⚡{s['initiative']} 👣{s['move']} ⚔️{s['melee']} 🏹{s['ranged']} 🛡️{s['defence']}+{star}",
+    )
+
+
+def zone_text(state: MAState, zone: int) -> Text:
+    if zone == state.centre:
+        return Text(fr="le centre", en="the centre")
+    who = state.name(state.zones[zone])
+    return Text(fr=f"la zone {who}", en=f"{who}'s zone")
+
+
+def zone_short(state: MAState, zone: int) -> Text:
+    if zone == state.centre:
+        return Text(fr="Centre", en="Centre")
+    who = state.name(state.zones[zone])
+    return Text(fr=f"Zone {who}", en=f"{who}'s zone")

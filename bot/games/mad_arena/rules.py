@@ -1,0 +1,789 @@
+"""The round of Mad Arena (§2): gong, secret picks, countdown, actions, end of game.
+
+``pending`` lists what is awaited; ``apply`` answers one decision. Between
+decisions the state always rests either in the pick phase (every living
+fighter but the dragon picks secretly) or inside one fighter's action.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.engine.decisions import Choice, Decision, Option
+from bot.engine.errors import IllegalDecision
+from bot.engine.game import Ctx, SeatSpec
+from bot.engine.text import Text
+from bot.games.mad_arena import secret_moves as sm
+from bot.games.mad_arena.arena import adjacent, legal_steps
+from bot.games.mad_arena.cards import DRAGON, load_cards
+from bot.games.mad_arena.combat import (
+    enemies,
+    in_zone,
+    initiative,
+    is_dragon,
+    net_malus,
+    netted,
+    single_attack,
+)
+from bot.games.mad_arena.labels import card_label, card_stats, stats_text, zone_short, zone_text
+from bot.games.mad_arena.modes import deal
+from bot.games.mad_arena.scoring import check_last_standing, final_scores
+from bot.games.mad_arena.state import Action, Fighter, LastAction, MAState
+
+LAST_ROUND = 12
+
+
+# --- setup ---------------------------------------------------------------------------------
+def setup_state(seats: list[SeatSpec], mode: str, options: dict[str, Any], ctx: Ctx) -> MAState:
+    """§1 Préparation: deal fighters, build the ring in seating order, full HP and hands."""
+    cards = load_cards(options.get("cards"))
+    per_seat, team_lists = deal(mode, len(seats), ctx.rng)
+    team_of = {fid: i for i, t in enumerate(team_lists) for fid in t}
+    zones = [fid for fs in per_seat for fid in fs if fid != DRAGON]
+    fighters: list[Fighter] = []
+    for seat, fs in enumerate(per_seat):
+        for fid in fs:
+            data = cards.fighter(fid)
+            fighters.append(
+                Fighter(
+                    id=fid,
+                    seat=seat,
+                    team=team_of[fid],
+                    hp=data.size,
+                    zone=len(zones) if data.dragon else zones.index(fid),
+                    hand=[c.id for c in data.cards],
+                )
+            )
+    dragon_first = options.get("dragon_gong") or "blue"
+    state = MAState(
+        mode=mode,
+        seat_names=[s.name for s in seats],
+        cards=cards,
+        zones=zones,
+        fighters=fighters,
+        teams=team_lists,
+        dragon_first="red" if dragon_first == "red" else "blue",
+    )
+    lines_fr = []
+    lines_en = []
+    for seat, fs in enumerate(per_seat):
+        names = ", ".join(cards.fighter(f).name for f in fs)
+        lines_fr.append(f"{seats[seat].name} : {names}")
+        lines_en.append(f"{seats[seat].name}: {names}")
+    ctx.emit(
+        "setup",
+        Text(
+            fr="🏟️ Combattants : " + " ; ".join(lines_fr) + ".",
+            en="🏟️ Fighters: " + "; ".join(lines_en) + ".",
+        ),
+        fighters={f.id: f.seat for f in fighters},
+    )
+    start_round(state, ctx)
+    return state
+
+
+# --- round ---------------------------------------------------------------------------------
+def start_round(state: MAState, ctx: Ctx) -> None:
+    """§2.1 the gong advances; §2.2 an empty hand takes back the discard (not a used secret move)."""
+    state.phase = "pick"
+    state.countdown = 6
+    state.action = None
+    last = " — dernier round !" if state.round == LAST_ROUND else ""
+    last_en = " — last round!" if state.round == LAST_ROUND else ""
+    ctx.emit(
+        "round",
+        Text(
+            fr=f"🔔 Gong {state.round}/{LAST_ROUND}{last}",
+            en=f"🔔 Gong {state.round}/{LAST_ROUND}{last_en}",
+        ),
+        round=state.round,
+    )
+    for f in state.alive():
+        f.acted = False
+        f.pick = None
+        if is_dragon(state, f.id):
+            continue
+        if not f.hand:
+            f.hand = list(f.discard)
+            f.discard = []
+            f.played_since_refill = 0
+            ctx.emit(
+                "refill",
+                Text(
+                    fr=f"♻️ {state.name(f.id)} reprend en main ses {len(f.hand)} cartes défaussées.",
+                    en=f"♻️ {state.name(f.id)} takes back its {len(f.hand)} discarded cards.",
+                ),
+                fighter=f.id,
+            )
+    if not pickers(state):
+        begin_countdown(state, ctx)
+
+
+def pickers(state: MAState) -> list[Fighter]:
+    return [f for f in state.alive() if not is_dragon(state, f.id) and f.pick is None]
+
+
+def begin_countdown(state: MAState, ctx: Ctx) -> None:
+    state.phase = "action"
+    ctx.emit(
+        "countdown",
+        Text(
+            fr="📣 Tout le monde a choisi : compte à rebours de 6 à 1 !",
+            en="📣 Everyone has chosen: countdown from 6 to 1!",
+        ),
+    )
+    advance(state, ctx)
+
+
+def next_actor(state: MAState) -> Fighter | None:
+    """§2.3: the fighters whose initiative is called act one by one, smaller size first."""
+    ready = [f for f in state.alive() if not f.acted and initiative(state, f.id) == state.countdown]
+    if not ready:
+        return None
+    return min(ready, key=lambda f: (state.data(f.id).size, f.id))
+
+
+def advance(state: MAState, ctx: Ctx) -> None:
+    """Run the countdown until someone has a choice to make, or the round/match ends."""
+    while state.phase == "action" and state.action is None:
+        actor = next_actor(state)
+        if actor is None:
+            if state.countdown > 1:
+                state.countdown -= 1
+                continue
+            end_round(state, ctx)
+            return
+        begin_action(state, ctx, actor)
+        auto_end(state, ctx)
+
+
+def end_round(state: MAState, ctx: Ctx) -> None:
+    if state.round >= LAST_ROUND:
+        final_scores(state, ctx)
+        return
+    state.round += 1
+    start_round(state, ctx)
+
+
+def begin_action(state: MAState, ctx: Ctx, f: Fighter) -> None:
+    """§2.4: replace the card in play by the chosen one, then act (secret moves leave the game)."""
+    if is_dragon(state, f.id):
+        f.in_play = f.hand[0] if f.hand else f.in_play
+        moves = 0
+    else:
+        old = f.in_play
+        if old is not None:
+            if state.card(old).secret is not None:
+                f.removed.append(old)
+            else:
+                f.discard.append(old)
+        assert f.pick is not None
+        f.in_play = f.pick
+        f.pick = None
+        f.played_since_refill += 1
+        moves = max(0, state.card(f.in_play).move - net_malus(state, f.id))
+    assert f.in_play is not None
+    state.action = Action(
+        fighter=f.id, start_zone=f.zone, path=[f.zone], moves_total=moves, moves_left=moves
+    )
+    state.last = LastAction(fighter=f.id, path=[f.zone])
+    label = card_label(state, f.in_play)
+    stats = stats_text(card_stats(state, f.in_play, f.id, next_play=False))
+    if is_dragon(state, f.id):
+        ini = initiative(state, f.id)
+        ctx.emit(
+            "reveal",
+            Text(
+                fr=f"⏱️ {state.countdown} — le dragon {state.name(f.id)} passe à l'action (initiative {ini} au gong).",
+                en=f"⏱️ {state.countdown} — the dragon {state.name(f.id)} acts (initiative {ini} from the gong).",
+            ),
+            fighter=f.id,
+            card=f.in_play,
+            countdown=state.countdown,
+        )
+        return
+    net_fr = " (dans le filet : -1)" if netted(state, f.id) else ""
+    net_en = " (netted: -1)" if netted(state, f.id) else ""
+    ctx.emit(
+        "reveal",
+        Text(
+            fr=f"⏱️ {state.countdown} — {state.name(f.id)} révèle {label.fr} {stats.fr}{net_fr}",
+            en=f"⏱️ {state.countdown} — {state.name(f.id)} reveals {label.en} {stats.en}{net_en}",
+        ),
+        fighter=f.id,
+        card=f.in_play,
+        countdown=state.countdown,
+    )
+
+
+def end_action(state: MAState, ctx: Ctx) -> None:
+    a = state.action
+    assert a is not None
+    f = state.f(a.fighter)
+    f.acted = True
+    state.action = None
+    ctx.emit(
+        "action-end",
+        Text(
+            fr=f"✅ Fin de l'action de {state.name(f.id)}.",
+            en=f"✅ {state.name(f.id)}'s action is over.",
+        ),
+        fighter=f.id,
+    )
+
+
+def auto_end(state: MAState, ctx: Ctx) -> None:
+    """End an action by itself when "end" is the only thing left to do."""
+    if state.phase != "action" or state.action is None or state.action.sub is not None:
+        return
+    opts = action_options(state)
+    if len(opts) == 1 and opts[0].id == "end":
+        end_action(state, ctx)
+
+
+# --- dice counts ----------------------------------------------------------------------------
+def melee_dice(state: MAState, fid: str) -> int:
+    f = state.f(fid)
+    assert f.in_play is not None
+    c = state.card(f.in_play)
+    if c.secret == "kamikaze":
+        return sm.kamikaze_dice(state, fid)
+    if c.secret == "terminotaure":
+        return sm.terminotaure_dice(state, fid)
+    return max(0, c.melee - net_malus(state, fid))
+
+
+def ranged_dice(state: MAState, fid: str) -> int:
+    f = state.f(fid)
+    assert f.in_play is not None
+    return max(0, state.card(f.in_play).ranged - net_malus(state, fid))
+
+
+# --- options --------------------------------------------------------------------------------
+MOVE = Text(fr="Se déplacer", en="Move")
+MELEE = Text(fr="Combat", en="Melee")
+RANGED = Text(fr="Tir", en="Ranged")
+
+
+def _target_stats(state: MAState, tid: str, dice: int) -> dict[str, int | str]:
+    from bot.games.mad_arena.combat import defence
+
+    return {"dice": dice, "defence": defence(state, tid), "hp": state.f(tid).hp}
+
+
+def action_options(state: MAState) -> list[Option]:
+    """Only the legal choices of the acting fighter (§2.4 and the special rules)."""
+    a = state.action
+    assert a is not None
+    fid = a.fighter
+    f = state.f(fid)
+    n = len(state.zones)
+    if a.sub == "strike-order":
+        return [
+            Option(
+                id=f"order-{t.id}",
+                label=Text(
+                    fr=f"Viser ensuite {state.name(t.id)}", en=f"Aim next at {state.name(t.id)}"
+                ),
+                stats=_target_stats(state, t.id, 0),
+            )
+            for t in in_zone(state, a.sub_zone or 0, exclude=fid)
+            if t.id not in a.order
+        ]
+    if a.sub == "dragon-split":
+        left = ranged_dice(state, fid) - sum(a.split.values())
+        tid = next(t for t in split_targets(state) if t not in a.split)
+        return [
+            Option(
+                id=f"dice-{k}",
+                label=Text(
+                    fr=f"{k} dé(s) sur {state.name(tid)}", en=f"{k} dice at {state.name(tid)}"
+                ),
+                stats=_target_stats(state, tid, k),
+            )
+            for k in range(left + 1)
+        ]
+    if a.sub == "kick-throw":
+        return [
+            Option(
+                id=f"throw-z{z}",
+                label=Text(
+                    fr=f"Projeter vers {zone_short(state, z).fr}",
+                    en=f"Throw to {zone_short(state, z).en}",
+                ),
+                detail=Text(
+                    fr=f"{len(in_zone(state, z, exclude=a.kicked))} combattant(s) sur place",
+                    en=f"{len(in_zone(state, z, exclude=a.kicked))} fighter(s) there",
+                ),
+            )
+            for z in range(n)
+        ]
+    opts: list[Option] = []
+    if a.moves_left > 0:
+        if netted(state, fid):
+            opts.append(
+                Option(
+                    id="free",
+                    label=Text(
+                        fr="Se dépêtrer du filet (1 mouvement)", en="Get free of the net (1 move)"
+                    ),
+                    group=MOVE,
+                    style="primary",
+                )
+            )
+        else:
+            for z in legal_steps(f.zone, a.start_zone, a.moves_total, a.moves_left, n):
+                opts.append(
+                    Option(
+                        id=f"move-z{z}",
+                        label=Text(
+                            fr=f"Aller : {zone_short(state, z).fr}",
+                            en=f"Go to {zone_short(state, z).en}",
+                        ),
+                        group=MOVE,
+                        style="primary",
+                    )
+                )
+    card = state.card(f.in_play or "")
+    secret = card.secret
+    star_fr = " ★" if secret else ""
+    if is_dragon(state, fid):
+        if not a.melee_done:
+            d = melee_dice(state, fid)
+            for t in enemies(state, fid):
+                if t.zone == state.centre and d > 0:
+                    opts.append(
+                        Option(
+                            id=f"melee-{t.id}",
+                            label=Text(
+                                fr=f"Combat : {state.name(t.id)}", en=f"Melee: {state.name(t.id)}"
+                            ),
+                            group=MELEE,
+                            stats=_target_stats(state, t.id, d),
+                            style="danger",
+                        )
+                    )
+            r = ranged_dice(state, fid)
+            for z in range(n):
+                if r > 0 and any(t.zone == z for t in enemies(state, fid)):
+                    opts.append(
+                        Option(
+                            id=f"zone-z{z}",
+                            label=Text(
+                                fr=f"Tir ({r} dés) : {zone_short(state, z).fr}",
+                                en=f"Ranged ({r} dice): {zone_short(state, z).en}",
+                            ),
+                            group=RANGED,
+                            style="danger",
+                        )
+                    )
+            if not f.kick_used and d > 0:
+                for t in enemies(state, fid):
+                    if t.zone == state.centre:
+                        opts.append(
+                            Option(
+                                id=f"kick-{t.id}",
+                                label=Text(
+                                    fr=f"★ Coup de sandale (botte secrète) : {state.name(t.id)}",
+                                    en=f"★ Sandal kick (secret move): {state.name(t.id)}",
+                                ),
+                                group=MELEE,
+                                stats=_target_stats(state, t.id, d),
+                                style="danger",
+                            )
+                        )
+    else:
+        if not a.melee_done:
+            d = melee_dice(state, fid)
+            if d > 0:
+                for t in enemies(state, fid):
+                    if t.zone == f.zone:
+                        opts.append(
+                            Option(
+                                id=f"melee-{t.id}",
+                                label=Text(
+                                    fr=f"Combat{star_fr} : {state.name(t.id)}",
+                                    en=f"Melee{star_fr}: {state.name(t.id)}",
+                                ),
+                                group=MELEE,
+                                stats=_target_stats(state, t.id, d),
+                                style="danger",
+                            )
+                        )
+        if not a.ranged_done:
+            r = ranged_dice(state, fid)
+            near = adjacent(f.zone, n)
+            if r > 0 and secret in ("powder-keg", "strike"):
+                for z in near:
+                    if in_zone(state, z, exclude=fid):
+                        opts.append(
+                            Option(
+                                id=f"zone-z{z}",
+                                label=Text(
+                                    fr=f"★ Tir sur la zone : {zone_short(state, z).fr}",
+                                    en=f"★ Shoot the zone: {zone_short(state, z).en}",
+                                ),
+                                group=RANGED,
+                                style="danger",
+                            )
+                        )
+            elif r > 0:
+                for t in enemies(state, fid):
+                    if t.zone in near:
+                        opts.append(
+                            Option(
+                                id=f"ranged-{t.id}",
+                                label=Text(
+                                    fr=f"Tir{star_fr} : {state.name(t.id)}",
+                                    en=f"Ranged{star_fr}: {state.name(t.id)}",
+                                ),
+                                group=RANGED,
+                                stats=_target_stats(state, t.id, r),
+                                style="danger",
+                            )
+                        )
+    if a.moves_left == 0:
+        opts.append(
+            Option(
+                id="end", label=Text(fr="Terminer l'action", en="End the action"), style="success"
+            )
+        )
+    return opts
+
+
+def split_targets(state: MAState) -> list[str]:
+    a = state.action
+    assert a is not None and a.sub_zone is not None
+    return [t.id for t in enemies(state, a.fighter) if t.zone == a.sub_zone]
+
+
+# --- pending --------------------------------------------------------------------------------
+def pending(state: MAState) -> list[Decision]:
+    if state.phase == "over":
+        return []
+    if state.phase == "pick":
+        out: list[Decision] = []
+        for f in pickers(state):
+            name = state.name(f.id)
+            out.append(
+                Decision(
+                    key=f"r{state.round}:pick:{f.id}",
+                    seat=f.seat,
+                    kind="pick",
+                    prompt=Text(
+                        fr=f"Gong {state.round}/{LAST_ROUND} — {name} : choisissez en secret une carte Action.",
+                        en=f"Gong {state.round}/{LAST_ROUND} — {name}: secretly choose an action card.",
+                    ),
+                    options=[
+                        Option(
+                            id=cid,
+                            label=card_label(state, cid),
+                            stats=card_stats(state, cid, f.id),
+                            detail=stats_text(card_stats(state, cid, f.id)),
+                        )
+                        for cid in f.hand
+                    ],
+                    timing="pick",
+                    secret=True,
+                    subject=name,
+                )
+            )
+        return out
+    a = state.action
+    if a is None:
+        return []
+    f = state.f(a.fighter)
+    name = state.name(f.id)
+    if a.sub == "strike-order":
+        prompt = Text(
+            fr=f"{name} : ordre des cibles du « Strike »", en=f"{name}: order of the Strike targets"
+        )
+    elif a.sub == "dragon-split":
+        prompt = Text(
+            fr=f"{name} : répartissez vos dés de tir", en=f"{name}: split your ranged dice"
+        )
+    elif a.sub == "kick-throw":
+        prompt = Text(
+            fr=f"{name} : où projeter {state.name(a.kicked or '')} ?",
+            en=f"{name}: where do you throw {state.name(a.kicked or '')}?",
+        )
+    else:
+        mv_fr = f"{a.moves_left} mouvement(s) à faire" if a.moves_left else "mouvements faits"
+        mv_en = f"{a.moves_left} move(s) left" if a.moves_left else "moves done"
+        prompt = Text(fr=f"{name} agit ({mv_fr}).", en=f"{name} acts ({mv_en}).")
+    return [
+        Decision(
+            key=f"r{state.round}:{f.id}:a{a.step}",
+            seat=f.seat,
+            kind=a.sub or "action",
+            prompt=prompt,
+            options=action_options(state),
+            timing="action",
+            subject=name,
+        )
+    ]
+
+
+# --- apply ----------------------------------------------------------------------------------
+def apply(state: MAState, choice: Choice, ctx: Ctx) -> None:
+    if state.phase == "pick":
+        apply_pick(state, choice, ctx)
+        return
+    a = state.action
+    if a is None:
+        raise IllegalDecision(Text(fr="Rien n'est attendu.", en="Nothing is awaited."))
+    opt = choice.option
+    if opt == "end":
+        end_action(state, ctx)
+        advance(state, ctx)
+        return
+    apply_action(state, a, opt, ctx)
+    a.step += 1
+    if state.phase == "over":
+        state.action = None
+        return
+    auto_end(state, ctx)
+    advance(state, ctx)
+
+
+def apply_pick(state: MAState, choice: Choice, ctx: Ctx) -> None:
+    """§2.2: the card leaves the hand face down; only its owner sees which it is."""
+    fid = choice.key.split(":")[2]
+    f = state.f(fid)
+    if choice.option not in f.hand:
+        raise IllegalDecision(
+            Text(fr="Cette carte n'est pas en main.", en="That card is not in hand.")
+        )
+    f.hand.remove(choice.option)
+    f.pick = choice.option
+    label = card_label(state, choice.option)
+    ctx.emit(
+        "pick",
+        Text(
+            fr=f"🤫 Vous avez choisi {label.fr} pour {state.name(fid)}.",
+            en=f"🤫 You chose {label.en} for {state.name(fid)}.",
+        ),
+        visible_to=[f.seat],
+        fighter=fid,
+        card=choice.option,
+    )
+    ctx.emit(
+        "picked",
+        Text(
+            fr=f"🂠 {state.name(fid)} a choisi sa carte.",
+            en=f"🂠 {state.name(fid)} has chosen a card.",
+        ),
+        fighter=fid,
+    )
+    if not pickers(state):
+        begin_countdown(state, ctx)
+
+
+def _zone_of(opt: str) -> int:
+    return int(opt.split("-z", 1)[1])
+
+
+def apply_action(state: MAState, a: Action, opt: str, ctx: Ctx) -> None:
+    fid = a.fighter
+    f = state.f(fid)
+    last = state.last
+    assert last is not None
+    if opt.startswith("move-z"):
+        z = _zone_of(opt)
+        f.zone = z
+        a.moves_left -= 1
+        a.path.append(z)
+        last.path.append(z)
+        ctx.emit(
+            "move",
+            Text(
+                fr=f"👣 {state.name(fid)} va vers {zone_text(state, z).fr}.",
+                en=f"👣 {state.name(fid)} moves to {zone_text(state, z).en}.",
+            ),
+            fighter=fid,
+            zone=z,
+        )
+    elif opt == "free":
+        state.net_on = None
+        a.moves_left -= 1
+        ctx.emit(
+            "free",
+            Text(
+                fr=f"🕸️ {state.name(fid)} se dépêtre du filet.",
+                en=f"🕸️ {state.name(fid)} gets free of the net.",
+            ),
+            fighter=fid,
+        )
+    elif opt.startswith("melee-"):
+        tid = opt[len("melee-") :]
+        attack_melee(state, ctx, fid, tid)
+        last.targets.append(tid)
+    elif opt.startswith("ranged-"):
+        tid = opt[len("ranged-") :]
+        attack_ranged(state, ctx, fid, tid)
+        last.targets.append(tid)
+    elif opt.startswith("zone-z"):
+        zone_attack(state, ctx, a, _zone_of(opt))
+    elif opt.startswith("kick-"):
+        tid = opt[len("kick-") :]
+        a.melee_done = a.ranged_done = True
+        f.kick_used = True
+        last.targets.append(tid)
+        ctx.emit(
+            "secret",
+            Text(
+                fr=f"★ {state.name(fid)} retourne sa carte : coup de sandale « Dégage de là ! » sur {state.name(tid)} !",
+                en=f"★ {state.name(fid)} flips its card: sandal kick “Get out of here!” on {state.name(tid)}!",
+            ),
+            fighter=fid,
+            secret="kick",
+        )
+        if sm.kick(state, ctx, fid, tid, melee_dice(state, fid)):
+            a.sub = "kick-throw"
+            a.kicked = tid
+        check_last_standing(state, ctx)
+    elif opt.startswith("order-"):
+        a.order.append(opt[len("order-") :])
+        rest = [t.id for t in in_zone(state, a.sub_zone or 0, exclude=fid) if t.id not in a.order]
+        if len(rest) <= 1:
+            a.order.extend(rest)
+            sm.strike(state, ctx, fid, list(a.order), ranged_dice(state, fid))
+            last.targets.extend(a.order)
+            a.sub = None
+            check_last_standing(state, ctx)
+    elif opt.startswith("dice-"):
+        targets = split_targets(state)
+        current = next(t for t in targets if t not in a.split)
+        a.split[current] = int(opt[len("dice-") :])
+        left = ranged_dice(state, fid) - sum(a.split.values())
+        rest = [t for t in targets if t not in a.split]
+        if len(rest) == 1 or left == 0:
+            for t in rest:
+                a.split[t] = left if t == rest[-1] else 0
+            split = {t: n for t, n in a.split.items() if n > 0}
+            sm.split_fire(state, ctx, fid, split)
+            last.targets.extend(split)
+            a.sub = None
+            a.split = {}
+            check_last_standing(state, ctx)
+    elif opt.startswith("throw-z"):
+        z = _zone_of(opt)
+        tid = a.kicked or ""
+        ctx.emit(
+            "thrown",
+            Text(
+                fr=f"🌀 {state.name(tid)} est projeté vers {zone_text(state, z).fr} !",
+                en=f"🌀 {state.name(tid)} is thrown to {zone_text(state, z).en}!",
+            ),
+            fighter=tid,
+            zone=z,
+        )
+        hit = sm.land(state, ctx, fid, tid, z)
+        last.zones.append(z)
+        last.targets.extend(hit)
+        a.sub = None
+        a.kicked = None
+        check_last_standing(state, ctx)
+    else:
+        raise IllegalDecision(Text(fr="Choix inconnu.", en="Unknown choice."))
+
+
+def _purpose(state: MAState, kind: str, tid: str) -> Text:
+    name = state.name(tid)
+    if kind == "melee":
+        return Text(fr=f"un combat contre {name}", en=f"melee against {name}")
+    return Text(fr=f"un tir sur {name}", en=f"a ranged attack on {name}")
+
+
+def attack_melee(state: MAState, ctx: Ctx, fid: str, tid: str) -> None:
+    """§2.4 Combat (same zone), or the melee secret move on the card in play."""
+    a = state.action
+    assert a is not None
+    f = state.f(fid)
+    a.melee_done = True
+    if is_dragon(state, fid):
+        a.ranged_done = True
+    secret = state.card(f.in_play or "").secret
+    dice = melee_dice(state, fid)
+    if secret == "finishing":
+        _announce(state, ctx, fid, secret, tid)
+        sm.finishing(state, ctx, fid, tid, dice)
+    elif secret in ("kamikaze", "terminotaure"):
+        _announce(state, ctx, fid, secret, tid)
+        single_attack(state, ctx, fid, tid, dice, _purpose(state, "melee", tid))
+    else:
+        single_attack(state, ctx, fid, tid, dice, _purpose(state, "melee", tid))
+    check_last_standing(state, ctx)
+
+
+def attack_ranged(state: MAState, ctx: Ctx, fid: str, tid: str) -> None:
+    """§2.4 Tir (adjacent zone), or Cactus's net."""
+    a = state.action
+    assert a is not None
+    f = state.f(fid)
+    a.ranged_done = True
+    dice = ranged_dice(state, fid)
+    if state.card(f.in_play or "").secret == "net":
+        _announce(state, ctx, fid, "net", tid)
+        sm.net(state, ctx, fid, tid, dice)
+    else:
+        single_attack(state, ctx, fid, tid, dice, _purpose(state, "ranged", tid))
+    check_last_standing(state, ctx)
+
+
+def zone_attack(state: MAState, ctx: Ctx, a: Action, z: int) -> None:
+    """Agaric's keg, Baobab's strike, or the dragon's split fire at one zone."""
+    fid = a.fighter
+    f = state.f(fid)
+    last = state.last
+    assert last is not None
+    last.zones.append(z)
+    a.ranged_done = True
+    if is_dragon(state, fid):
+        a.melee_done = True
+        a.sub_zone = z
+        targets = split_targets(state)
+        if len(targets) == 1:
+            sm.split_fire(state, ctx, fid, {targets[0]: ranged_dice(state, fid)})
+            last.targets.extend(targets)
+            check_last_standing(state, ctx)
+        else:
+            a.sub = "dragon-split"
+            a.split = {}
+        return
+    secret = state.card(f.in_play or "").secret
+    here = [t.id for t in in_zone(state, z, exclude=fid)]
+    if secret == "powder-keg":
+        _announce(state, ctx, fid, secret, None, z)
+        sm.powder_keg(state, ctx, fid, z, ranged_dice(state, fid))
+        last.targets.extend(here)
+        check_last_standing(state, ctx)
+        return
+    _announce(state, ctx, fid, "strike", None, z)
+    a.sub_zone = z
+    a.order = []
+    if len(here) == 1:
+        sm.strike(state, ctx, fid, here, ranged_dice(state, fid))
+        last.targets.extend(here)
+        check_last_standing(state, ctx)
+    else:
+        a.sub = "strike-order"
+
+
+def _announce(
+    state: MAState, ctx: Ctx, fid: str, secret: str, tid: str | None, zone: int | None = None
+) -> None:
+    from bot.games.mad_arena.cards import SECRET_NAMES
+
+    s = SECRET_NAMES[secret]
+    at_fr = state.name(tid) if tid else zone_text(state, zone or 0).fr
+    at_en = state.name(tid) if tid else zone_text(state, zone or 0).en
+    ctx.emit(
+        "secret",
+        Text(
+            fr=f"★ {state.name(fid)} joue sa botte secrète {s.fr} sur {at_fr} !",
+            en=f"★ {state.name(fid)} plays its secret move {s.en} on {at_en}!",
+        ),
+        fighter=fid,
+        secret=secret,
+    )
