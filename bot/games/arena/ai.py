@@ -34,6 +34,9 @@ from bot.games.arena.rules import (
 from bot.games.arena.state import ArenaState, Fighter, Turn
 
 NONE = -1e9
+ATTACK_WEIGHT = 2.5
+CARE = 0.3
+URGENCY = 0.3
 
 
 @cache
@@ -91,7 +94,7 @@ class Planner:
         hit, miss_even, miss_odd = odds(a, b)
         dmg = damage(a, b)
         weak = 1.0 + (MAX_HP - t.hp) / 4
-        score = 1.5 * hit * min(dmg, t.hp) * weak
+        score = ATTACK_WEIGHT * hit * min(dmg, t.hp) * weak
         if dmg >= t.hp:
             score += hit * 8
         unleashed = not down and posture == "dechainee"
@@ -123,6 +126,7 @@ class Planner:
         me = self.me
         dd = defence_dice(posture, down, me.disarmed)
         threat = 0.0
+        en_garde = not down and posture == "garde"
         for e in self.enemies:
             d = distance(e.pos, h)
             if e.down:
@@ -137,15 +141,18 @@ class Planner:
                 if a == 0:
                     continue
                 best = max(best, odds(a, dd)[0] * damage(a, dd))
+                if en_garde and q == "dechainee":
+                    # An unleashed attacker always knocks an en-garde defender down.
+                    best += 1.2
             threat += best
         # A draw after round 10 is a loss for everyone: caution fades, urgency grows.
         rnd = self.state.round
-        care = (0.7 + (MAX_HP - me.hp) / 4) * (1.0 - rnd / 25)
+        care = (CARE + (MAX_HP - me.hp) / 6) * (1.0 - rnd / 25)
         score = -threat * care
         if threat >= me.hp * 0.75:
             score -= 1.5
         if self.enemies:
-            urgency = 0.25 + 0.06 * rnd
+            urgency = URGENCY + 0.06 * rnd
             nearest = min(distance(e.pos, h) for e in self.enemies)
             weakest = min(self.enemies, key=lambda e: (e.hp, distance(e.pos, h)))
             score -= urgency * (nearest + distance(weakest.pos, h))
