@@ -1,0 +1,323 @@
+"""The engine contract for MAD: decisions, notation, refusals, views, images, replay, AI."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st_
+from PIL import Image
+
+from bot.engine import Choice, IllegalDecision, Match, SeatSpec
+from bot.engine.autoplay import play_out
+from bot.games.mad import ai
+from bot.games.mad.core import BLUE, EXILE, RED, board, corvette_exiled, successors
+from bot.games.mad.game import DRAW, GAME
+from bot.games.mad.notation import key
+from tests.games.mad.helpers import decision, ids, play, state
+
+AI_SEATS = [
+    SeatSpec(name="Ann", ai=True, ai_level="easy"),
+    SeatSpec(name="Bob", ai=True, ai_level="easy"),
+]
+
+
+def new(seed: str | int = 1, **options: object) -> Match:
+    return Match.create("mad", AI_SEATS, seed=seed, options=dict(options))
+
+
+# --- decisions -----------------------------------------------------------------------------
+
+
+def test_one_decision_with_grouped_short_ascii_options() -> None:
+    m = new(positioning=False)
+    [d] = m.pending()
+    assert d.seat == 0 and d.kind == "turn" and d.subject == "red"
+    for o in d.options:
+        assert o.id.isascii() and ":" not in o.id and len(o.id) <= 40
+        assert o.group is not None and o.label.fr and o.label.en
+    groups = {o.group.fr for o in d.options if o.group}
+    assert "Frégate 211 en c2" in groups and "Permutation" in groups and "Rotation" in groups
+    assert len({o.id for o in d.options}) == len(d.options)
+
+
+def test_options_cover_exactly_the_distinct_successor_positions() -> None:
+    st = state("6x4", "R111@a1 B111@d6 R221@b5 R122@a2 R212@c2 B121@b6")
+    b = board("6x4")
+    results = set()
+    for oid in ids(st) - {DRAW}:
+        s2 = st.model_copy(deep=True)
+        play(s2, oid)
+        results.add(tuple(s2.pos))
+    assert results == successors(b, tuple(st.pos), RED, False)
+
+
+def test_bad_choice_is_refused_politely_and_changes_nothing() -> None:
+    m = new()
+    before = json.dumps(m.snapshot(), sort_keys=True)
+    d = m.pending()[0]
+    with pytest.raises(IllegalDecision) as e:
+        m.apply(Choice(seat=0, key=d.key, option="a1-a9"))
+    assert e.value.reason.fr and e.value.reason.en
+    with pytest.raises(IllegalDecision):
+        m.apply(Choice(seat=1, key=d.key, option="pass"))
+    assert json.dumps(m.snapshot(), sort_keys=True) == before
+
+
+def test_apply_refuses_an_option_that_is_not_legal() -> None:
+    """Called directly (not through Match), apply still refuses, with a reason."""
+    from bot.engine.dice import DiceState, FairRng
+    from bot.engine.game import Ctx
+
+    st = state("6x4", "R111@a1 B111@d6 R211@b3")
+    d = decision(st)
+    with pytest.raises(IllegalDecision):
+        GAME.apply(st, Choice(seat=0, key=d.key, option="b3-b6"), Ctx(FairRng(DiceState(seed="s"))))
+    with pytest.raises(IllegalDecision):
+        GAME.apply(st, Choice(seat=1, key=d.key, option="b3-b4"), Ctx(FairRng(DiceState(seed="s"))))
+
+
+def test_bad_setup_options_are_refused() -> None:
+    with pytest.raises(IllegalDecision):
+        new(board="7x7")
+    with pytest.raises(IllegalDecision):
+        new(ai_level="grandmaster")
+
+
+# --- notation --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "typed,expected",
+    [
+        ("b3-b4", "b3-b4"),
+        ("B3 B4", "b3-b4"),
+        ("211 b3-b4", "b3-b4"),
+        ("b3xb4", "b3-b4"),
+        ("b5-b6 + 112=221", "b5-b6+112=221"),
+        ("b5b6+221=112", "b5-b6+112=221"),
+        ("121>211>112", "112>121>211"),
+        ("211=122", "211=122"),
+        ("122 211", "211=122"),
+        ("départage", DRAW),
+    ],
+)
+def test_parse_option_accepts_the_notation(typed: str, expected: str) -> None:
+    st = state("6x4", "R111@a1 B111@d6 R211@b3 R112@b5 R121@c2 R122@d2")
+    d = decision(st)
+    assert GAME.parse_option(st, d, typed) == expected
+
+
+@pytest.mark.parametrize(
+    "typed", ["b3-b6", "c3-c4", "112=222", "111>112>121", "hello", "", "b3-b4+121=212"]
+)
+def test_parse_option_rejects_illegal_or_garbage(typed: str) -> None:
+    st = state("6x4", "R111@a1 B111@d6 R211@b3 R112@b5 R121@c2 R122@d2")
+    assert GAME.parse_option(st, decision(st), typed) is None
+
+
+def test_parse_option_wrong_ship_prefix_is_refused() -> None:
+    st = state("6x4", "R111@a1 B111@d6 R211@b3")
+    assert GAME.parse_option(st, decision(st), "121 b3-b4") is None
+
+
+def test_parse_option_pass_and_tiebreak_answers() -> None:
+    b = board("6x4")
+    st = state("6x4", "", turn=0)
+    st.pos = list(b.start)
+    assert GAME.parse_option(st, decision(st), "passe") == "pass"
+    play(st, DRAW)
+    d = decision(st)
+    assert (
+        GAME.parse_option(st, d, "oui") == "accept" and GAME.parse_option(st, d, "No") == "refuse"
+    )
+
+
+def test_notation_key_is_none_for_malformed_text() -> None:
+    assert key("a1-") is None and key("+") is None and key("a1-a2+b1") is None
+
+
+# --- events, view, image ----------------------------------------------------------------------
+
+
+def test_turn_event_names_the_move_and_the_expulsion_in_both_languages() -> None:
+    st = state("6x4", "R111@a1 B111@d6 R211@b3 B121@b4")
+    [ev] = play(st, "b3xb4")
+    assert ev.text.fr == "Rouge : 211 b3xb4 — Frégate 121 bleu expulsée"
+    assert ev.text.en == "Red: 211 b3xb4 — blue frigate 121 expelled"
+    assert ev.data["notation"] == "b3xb4"
+
+
+def test_view_carries_everything_the_renderer_needs() -> None:
+    st = state("6x4", "R111@a1 B111@d6 R211@b3 B121@b4")
+    play(st, "b3xb4")
+    v = GAME.view(st, None)
+    assert json.loads(json.dumps(v)) == v
+    assert v["last"] == {
+        "side": RED,
+        "text": "b3xb4",
+        "kind": "211",
+        "src": "b3",
+        "dst": "b4",
+        "expelled": [10],
+        "teleported": [],
+    }
+    assert {s["kind"] for s in v["ships"] if s["square"] is None and s["side"] == BLUE} >= {"121"}
+    assert GAME.view(st, 0) == {**v, "seat": 0}  # nothing is secret in MAD
+
+
+@pytest.mark.parametrize("board_id", ["6x4", "5x5"])
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_render_is_a_small_png_and_pure(board_id: str, lang: str) -> None:
+    m = new(seed=7, board=board_id)
+    for _ in range(12):
+        d = m.pending()[0]
+        m.apply(m.ai_choice(d))
+    png = m.render(None, lang)
+    img = Image.open(io.BytesIO(png))
+    assert img.format == "PNG" and img.width <= 1024 and img.height <= 1200
+    assert m.render(None, lang) == png
+
+
+def test_render_final_position_and_offer() -> None:
+    st = state("6x4", "R111@a1 B111@a3 R121@a2")
+    play(st, "a2xa3")
+    assert GAME.render(GAME.view(st, None), "fr")[:4] == b"\x89PNG"
+    st2 = state("5x5", "R111@a1 B111@d5 R121@a2")
+    play(st2, DRAW)
+    assert GAME.render(GAME.view(st2, None), "en")[:4] == b"\x89PNG"
+
+
+def test_checkpoint_only_after_a_turn_or_the_end() -> None:
+    st = state("6x4", "R111@a1 B111@d6 R211@b3")
+    assert not GAME.checkpoint(play(st, DRAW))
+    assert not GAME.checkpoint(play(st, "refuse"))
+    assert GAME.checkpoint(play(st, "b3-b4"))
+
+
+# --- replay, persistence ---------------------------------------------------------------------
+
+
+def test_replay_and_snapshot_roundtrip() -> None:
+    m = play_out(new(seed="replay"), max_decisions=500)
+    again = Match.replay("mad", AI_SEATS, "replay", None, {}, m.choices)
+    assert again.snapshot() == m.snapshot()
+    restored = Match.from_snapshot(json.loads(json.dumps(m.snapshot())))
+    assert restored.snapshot() == m.snapshot()
+
+
+def test_restart_mid_match_continues_identically() -> None:
+    m = new(seed="mid", board="5x5")
+    for _ in range(4):
+        m.apply(m.ai_choice(m.pending()[0]))
+    assert not m.over
+    restored = Match.from_snapshot(json.loads(json.dumps(m.snapshot())), choices=list(m.choices))
+    play_out(m, max_decisions=500)
+    play_out(restored, max_decisions=500)
+    assert restored.snapshot() == m.snapshot()
+
+
+# --- AI ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("level", ai.LEVELS)
+def test_ai_takes_the_enemy_corvette_when_it_can(level: str) -> None:
+    st = state("6x4", "R111@a1 B111@c4 R222@c2 B222@d6 B122@a6", ai_level=level)
+    oid = GAME.ai_choose(st, decision(st), random.Random(1), level)
+    play(st, oid)
+    assert corvette_exiled(tuple(st.pos)) == BLUE
+
+
+@pytest.mark.parametrize("level", ["medium", "hard"])
+def test_ai_saves_its_threatened_corvette(level: str) -> None:
+    """Blue 121 threatens red 111 on b2; the searching levels move it or cover it."""
+    st = state("6x4", "R111@b2 B111@d6 B121@b3 R112@d1 R211@a1")
+    oid = GAME.ai_choose(st, decision(st), random.Random(1), level)
+    play(st, oid)
+    blue_can_win = any(
+        corvette_exiled(p) == RED for p in successors(board("6x4"), tuple(st.pos), BLUE, False)
+    )
+    assert not blue_can_win
+
+
+def test_ai_is_deterministic_for_a_seed() -> None:
+    a = play_out(
+        Match.create("mad", [SeatSpec(name="a", ai=True, ai_level="medium")] * 2, seed=3),
+        max_decisions=300,
+    )
+    b = play_out(
+        Match.create("mad", [SeatSpec(name="a", ai=True, ai_level="medium")] * 2, seed=3),
+        max_decisions=300,
+    )
+    assert a.choices == b.choices
+
+
+def test_hard_search_depth_and_time_budget() -> None:
+    b = board("6x4")
+    res = ai.search(b, b.start, RED, turn_no=2, time_budget=None, node_budget=3000)
+    assert res.turn is not None and res.depth >= 2 and res.nodes <= 3001
+    timed = ai.search(b, b.start, RED, turn_no=2, time_budget=0.2)
+    assert timed.turn is not None and timed.seconds < 1.0
+
+
+def test_ai_tiebreak_answer_accepts_only_a_win() -> None:
+    st = state("6x4", "R111@a1 B111@d6 R211@b3")  # no expulsion yet: blue would win
+    play(st, DRAW)
+    assert GAME.ai_choose(st, decision(st), random.Random(0)) == "accept"
+    st2 = state("6x4", "R111@a1 B111@d6 R211@b3", last_expeller=RED)
+    play(st2, DRAW)
+    assert GAME.ai_choose(st2, decision(st2), random.Random(0)) == "refuse"
+
+
+# --- property tests ---------------------------------------------------------------------------
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st_.integers(0, 10**6),
+    board_id=st_.sampled_from(["6x4", "5x5"]),
+    positioning=st_.booleans(),
+    picks=st_.lists(st_.integers(0, 10**6), min_size=0, max_size=120),
+)
+def test_random_games_keep_the_invariants(
+    seed: int, board_id: str, positioning: bool, picks: list[int]
+) -> None:
+    m = new(seed=seed, board=board_id, positioning=positioning)
+    b = board(board_id)
+    for i, pick in enumerate(picks):
+        if m.over:
+            break
+        [d] = m.pending()
+        st = m.state
+        pos = tuple(st.pos)
+        on_board = [sq for sq in pos if sq != EXILE]
+        assert len(on_board) == len(set(on_board)) and corvette_exiled(pos) is None
+        if d.kind == "turn":
+            moves = [o for o in d.options if o.id != DRAW]
+            assert len(moves) >= 1
+            for o in moves[:: max(1, len(moves) // 6)]:
+                assert GAME.parse_option(st, d, o.id) == o.id
+            opt = moves[pick % len(moves)].id if i % 7 else d.options[pick % len(d.options)].id
+        else:
+            opt = d.options[pick % 2].id
+        before = on_board_count = len(on_board)
+        m.apply(Choice(seat=d.seat, key=d.key, option=opt))
+        if opt not in (DRAW, "accept", "refuse"):
+            assert tuple(m.state.pos) in successors(b, pos, d.seat, positioning and st.turn < 2)
+            after = sum(1 for sq in m.state.pos if sq != EXILE)
+            assert after in (before, before - 1) and on_board_count == before
+    out = m.outcome()
+    if out is not None:
+        assert len(out.winners) == 1 and out.half == (m.state.result.kind != "corvette")
+
+
+@settings(max_examples=6, deadline=None)
+@given(seed=st_.integers(0, 10**6), board_id=st_.sampled_from(["6x4", "5x5"]))
+def test_ai_games_end_with_one_winner(seed: int, board_id: str) -> None:
+    m = play_out(new(seed=seed, board=board_id), max_decisions=400)
+    out = m.outcome()
+    assert out is not None and len(out.winners) == 1
+    assert m.state.result is not None and (m.state.result.kind == "corvette") != out.half
