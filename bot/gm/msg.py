@@ -1,0 +1,116 @@
+"""What to post, as plain data: the cogs turn these into discord.py objects.
+
+Limits are Discord's (content 2000, embed description 4096, 25 select
+options, labels 80); :func:`clip` keeps every string inside them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+Style = Literal["primary", "secondary", "success", "danger"]
+
+CONTENT_MAX = 2000
+DESCRIPTION_MAX = 4096
+LABEL_MAX = 80
+SELECT_LABEL_MAX = 100
+SELECT_OPTIONS_MAX = 25
+
+
+def clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+@dataclass
+class Button:
+    label: str
+    custom_id: str
+    style: Style = "secondary"
+    emoji: str | None = None
+    disabled: bool = False
+
+    def __post_init__(self) -> None:
+        self.label = clip(self.label, LABEL_MAX)
+
+
+@dataclass
+class SelectOption:
+    label: str
+    value: str
+    description: str | None = None
+    emoji: str | None = None
+
+    def __post_init__(self) -> None:
+        self.label = clip(self.label, SELECT_LABEL_MAX)
+        if self.description is not None:
+            self.description = clip(self.description, SELECT_LABEL_MAX)
+
+
+@dataclass
+class Select:
+    custom_id: str
+    placeholder: str
+    options: list[SelectOption]
+    disabled: bool = False
+
+    def __post_init__(self) -> None:
+        self.placeholder = clip(self.placeholder, 150)
+        self.options = self.options[:SELECT_OPTIONS_MAX]
+
+
+Row = list[Button] | Select
+
+
+@dataclass
+class Embed:
+    title: str | None = None
+    description: str | None = None
+    colour: int | None = None
+    fields: list[tuple[str, str, bool]] = field(default_factory=list)
+    image: str | None = None
+    """Filename of an attachment of the same message shown as the embed image."""
+    footer: str | None = None
+
+
+@dataclass
+class Attachment:
+    filename: str
+    data: bytes
+
+
+@dataclass
+class Msg:
+    content: str | None = None
+    embeds: list[Embed] = field(default_factory=list)
+    rows: list[Row] = field(default_factory=list)
+    files: list[Attachment] = field(default_factory=list)
+    mentions: list[int] = field(default_factory=list)
+    """User ids this message may ping (nobody else, never @everyone)."""
+
+
+@dataclass
+class Reply:
+    """The answer to one interaction.
+
+    ``update`` replaces the message the clicked component is on; ``private``
+    are ephemeral messages for the clicking user only, in order.
+    """
+
+    update: Msg | None = None
+    private: list[Msg] = field(default_factory=list)
+
+    @classmethod
+    def say(cls, text: str) -> Reply:
+        return cls(private=[Msg(content=clip(text, CONTENT_MAX))])
+
+
+@dataclass
+class Actor:
+    """Who clicked or typed, in the language of their client."""
+
+    user_id: int
+    name: str
+    lang: str = "en"
+    manager: bool = False
+    """Has Manage Server here (may cancel anybody's match, change settings)."""

@@ -1,0 +1,292 @@
+"""Public messages of a match: lobby, round board, steps, end. Pure functions.
+
+Nothing here may reveal a secret: round boards say who has chosen, never
+what; logs carry only public events (``visible_to is None``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.engine import Decision, GameInfo, Match, OptionSpec, SeatSpec
+from bot.engine.events import AnyEvent
+from bot.engine.registry import get_game
+from bot.gm import timers as tm
+from bot.gm.ids import cid
+from bot.gm.msg import Attachment, Button, Embed, Msg, Row, Select, SelectOption, clip
+from bot.i18n import t
+
+COLOUR = 0xE0A030
+EMBED_CHUNK = 3900
+CONTENT_CHUNK = 1900
+AI_LEVEL_KEY = "_ai_level"
+
+
+def game_options(options: dict[str, Any]) -> dict[str, Any]:
+    """The options the game itself receives (ours start with ``_``)."""
+    return {k: v for k, v in options.items() if not k.startswith("_")}
+
+
+def ai_levels(info: GameInfo) -> list[tuple[str, str, str]]:
+    """(id, fr, en) of the game's AI levels, if it declares any.
+
+    Read from ``GameInfo.ai_levels`` when a game adds it, else from a host
+    option named ``ai_level``/``level`` of type ``choice``.
+    """
+    levels = getattr(info, "ai_levels", None)
+    if levels:
+        out = []
+        for item in levels:
+            if isinstance(item, tuple | list):
+                out.append((str(item[0]), item[1].fr, item[1].en))
+            else:
+                out.append((str(item), str(item), str(item)))
+        return out
+    for spec in info.options:
+        if spec.id in ("ai_level", "level", "ai") and spec.type == "choice":
+            return [(v, txt.fr, txt.en) for v, txt in spec.choices]
+    return []
+
+
+def seat_line(i: int, seat: SeatSpec, lang: str) -> str:
+    who = f"<@{seat.user_id}>" if seat.user_id is not None else f"🤖 {seat.name}"
+    if seat.ai and seat.user_id is not None:
+        who += " " + t(lang, "seat.autopilot")
+    return f"{i + 1}. {who}"
+
+
+def _option_value_text(spec: OptionSpec, value: Any, lang: str) -> str:
+    if spec.type == "bool":
+        return t(lang, "on") if value else t(lang, "off")
+    if spec.type == "choice":
+        for v, txt in spec.choices:
+            if v == value:
+                return txt.get(lang)
+    return str(value)
+
+
+def _int_values(spec: OptionSpec) -> list[int]:
+    lo = spec.min if spec.min is not None else int(spec.default)
+    hi = spec.max if spec.max is not None else int(spec.default)
+    if hi - lo <= 7:
+        return list(range(lo, hi + 1))
+    return sorted({lo, int(spec.default), (lo + hi) // 2, hi})
+
+
+def lobby_option_entries(info: GameInfo, lang: str) -> list[tuple[str, str]]:
+    """(value, label) pairs the host can pick in the lobby's options menu."""
+    out: list[tuple[str, str]] = []
+    level_ids = {lv[0] for lv in ai_levels(info)}
+    for i, spec in enumerate(info.options):
+        name = spec.names.get(lang)
+        if spec.type == "bool":
+            out += [
+                (f"o{i}:1", f"{name}: {t(lang, 'on')}"),
+                (f"o{i}:0", f"{name}: {t(lang, 'off')}"),
+            ]
+        elif spec.type == "choice":
+            if spec.id in ("ai_level", "level", "ai") and level_ids:
+                continue
+            out += [
+                (f"o{i}:{j}", f"{name}: {txt.get(lang)}") for j, (_, txt) in enumerate(spec.choices)
+            ]
+        elif spec.type == "int":
+            out += [(f"o{i}:{v}", f"{name}: {v}") for v in _int_values(spec)]
+    for lv, fr, en in ai_levels(info):
+        out.append((f"lv:{lv}", t(lang, "lobby.ai_level", level=fr if lang == "fr" else en)))
+    for s in tm.PICK_CHOICES:
+        out.append((f"tp:{s}", t(lang, "lobby.timer_pick", d=tm.human(s, lang))))
+    for s in tm.ACTION_CHOICES:
+        out.append((f"ta:{s}", t(lang, "lobby.timer_action", d=tm.human(s, lang))))
+    for s in tm.REACTION_CHOICES:
+        out.append((f"tr:{s}", t(lang, "lobby.timer_reaction", d=tm.human(s, lang))))
+    return out[:25]
+
+
+def lobby_msg(
+    mid: int,
+    game_id: str,
+    mode: str,
+    options: dict[str, Any],
+    seats: list[SeatSpec],
+    host_id: int,
+    lang: str,
+    *,
+    closed: str | None = None,
+) -> Msg:
+    info = get_game(game_id).info
+    mode_info = info.mode(mode)
+    counts = mode_info.player_counts
+    lines = [seat_line(i, s, lang) for i, s in enumerate(seats)] or ["—"]
+    opts = []
+    for spec in info.options:
+        if spec.type == "path" or spec.id not in options:
+            continue
+        opts.append(f"{spec.names.get(lang)}: {_option_value_text(spec, options[spec.id], lang)}")
+    if options.get(AI_LEVEL_KEY):
+        opts.append(t(lang, "lobby.ai_level", level=options[AI_LEVEL_KEY]))
+    tmr = tm.timers(options)
+    opts.append(
+        t(
+            lang,
+            "lobby.timers",
+            pick=tm.human(tmr["pick"], lang),
+            action=tm.human(tmr["action"], lang),
+            reaction=tm.human(tmr["reaction"], lang),
+        )
+    )
+    embed = Embed(
+        title=t(lang, "lobby.title", game=info.names.get(lang)),
+        description=mode_info.summary.get(lang) if mode_info.summary else None,
+        colour=COLOUR,
+        fields=[
+            (t(lang, "lobby.mode"), mode_info.names.get(lang), True),
+            (t(lang, "lobby.host"), f"<@{host_id}>", True),
+            (
+                t(lang, "lobby.players", n=len(seats), counts=_counts(counts, lang)),
+                "\n".join(lines),
+                False,
+            ),
+            (t(lang, "lobby.options"), clip("\n".join(opts), 1024), False),
+        ],
+        footer=t(lang, "lobby.footer", mid=mid),
+    )
+    if closed is not None:
+        return Msg(content=closed, embeds=[embed])
+    full = len(seats) >= max(counts)
+    rows: list[Row] = [
+        [
+            Button(t(lang, "lobby.join"), cid(mid, "join", 0), "success", disabled=full),
+            Button(t(lang, "lobby.leave"), cid(mid, "leave", 0), "secondary"),
+            Button(
+                t(lang, "lobby.addai"), cid(mid, "addai", 0), "secondary", emoji="🤖", disabled=full
+            ),
+            Button(
+                t(lang, "lobby.start"),
+                cid(mid, "start", 0),
+                "primary",
+                disabled=len(seats) not in counts,
+            ),
+            Button(t(lang, "lobby.cancel"), cid(mid, "cancel", 0), "danger"),
+        ]
+    ]
+    if len(info.modes) > 1:
+        rows.append(
+            Select(
+                custom_id=cid(mid, "mode", 0),
+                placeholder=t(lang, "lobby.mode_pick"),
+                options=[
+                    SelectOption(
+                        label=m.names.get(lang),
+                        value=m.id,
+                        description=t(lang, "lobby.counts", counts=_counts(m.player_counts, lang)),
+                        emoji="✅" if m.id == mode else None,
+                    )
+                    for m in info.modes
+                ],
+            )
+        )
+    entries = lobby_option_entries(info, lang)
+    if entries:
+        rows.append(
+            Select(
+                custom_id=cid(mid, "opt", 0),
+                placeholder=t(lang, "lobby.option_pick"),
+                options=[SelectOption(label=label, value=value) for value, label in entries],
+            )
+        )
+    return Msg(embeds=[embed], rows=rows)
+
+
+def _counts(counts: list[int], lang: str) -> str:
+    if len(counts) > 1 and counts == list(range(counts[0], counts[-1] + 1)):
+        return f"{counts[0]}-{counts[-1]}"
+    return (" " + t(lang, "or") + " ").join(str(c) for c in counts)
+
+
+def who(match: Match, seat: int, subject: str | None) -> str:
+    s = match.seats[seat]
+    name = f"<@{s.user_id}>" if s.user_id is not None and not s.ai else s.name
+    return f"{name} ({subject})" if subject and subject != s.name else name
+
+
+def round_msg(
+    mid: int,
+    match: Match,
+    pending: list[Decision],
+    answered: list[tuple[int, str | None]],
+    deadlines: dict[str, float],
+    lang: str,
+) -> Msg:
+    """The public board of what is awaited: who must decide, who already has (never what)."""
+    info = match.game.info
+    lines: list[str] = []
+    for seat, subject in answered:
+        lines.append("✅ " + t(lang, "round.chosen", who=who(match, seat, subject)))
+    for d in pending:
+        line = "⏳ " + t(
+            lang, "round.waiting", who=who(match, d.seat, d.subject), what=d.prompt.get(lang)
+        )
+        if d.key in deadlines:
+            line += " · " + t(lang, "round.until", ts=int(deadlines[d.key]))
+        lines.append(line)
+    mentions = sorted(
+        {match.seats[d.seat].user_id for d in pending if match.seats[d.seat].user_id is not None}  # type: ignore[misc]
+    )
+    title = t(lang, "round.title", game=info.names.get(lang), round=match.round_label())
+    secret = any(d.secret for d in pending)
+    embed = Embed(
+        title=title,
+        description=clip("\n".join(lines), 4000),
+        colour=COLOUR,
+        footer=t(lang, "round.footer_secret" if secret else "round.footer", mid=mid),
+    )
+    rows: list[Row] = []
+    if pending:
+        rows.append(
+            [
+                Button(
+                    t(lang, "round.button"), cid(mid, "hand", match.version), "primary", emoji="🃏"
+                )
+            ]
+        )
+    return Msg(
+        content=" ".join(f"<@{u}>" for u in mentions) or None,
+        embeds=[embed],
+        rows=rows,
+        mentions=mentions,
+    )
+
+
+def log_lines(events: list[AnyEvent], lang: str) -> list[str]:
+    return [e.text.get(lang) for e in events if e.visible_to is None]
+
+
+def chunk_lines(lines: list[str], first: int, rest: int) -> list[str]:
+    """Split log lines into message-sized chunks (a line longer than a chunk is cut)."""
+    chunks: list[str] = []
+    cur = ""
+    limit = first
+    for line in lines:
+        line = clip(line, limit)
+        if cur and len(cur) + 1 + len(line) > limit:
+            chunks.append(cur)
+            cur = ""
+            limit = rest
+        cur = f"{cur}\n{line}" if cur else line
+    if cur:
+        chunks.append(cur)
+    return chunks
+
+
+def step_msgs(title: str, lines: list[str], image: bytes | None, filename: str) -> list[Msg]:
+    """An image with its dice log: one embed, then plain follow-up chunks."""
+    chunks = chunk_lines(lines, EMBED_CHUNK, CONTENT_CHUNK)
+    embed = Embed(title=clip(title, 256), description=chunks[0] if chunks else None, colour=COLOUR)
+    files = []
+    if image:
+        embed.image = filename
+        files.append(Attachment(filename, image))
+    out = [Msg(embeds=[embed], files=files)]
+    out += [Msg(content=c) for c in chunks[1:]]
+    return out

@@ -1,0 +1,170 @@
+"""A decision's legal options as buttons or selects, generic over every game.
+
+Layout rules (Discord: 5 rows of 5 buttons, 25 options per select):
+- options carrying ``Option.group`` form a two-level menu: first the groups
+  (a ship), then that group's options (its destinations) with a Back button;
+- up to 20 entries are buttons (4 rows), keeping the last row for navigation;
+- more become selects of 25 (up to 4 selects), then pages.
+Labels show ``Option.stats`` (a card's initiative, move, melee...) so the
+player never has to look a card up. Custom ids carry an option *index*.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.engine import Decision, Option
+from bot.gm.ids import cid, key_tag
+from bot.gm.msg import Button, Msg, Row, Select, SelectOption, clip
+from bot.i18n import t
+
+BUTTONS_MAX = 20
+SELECTS_MAX = 4
+PAGE = 25 * SELECTS_MAX
+
+
+@dataclass
+class Entry:
+    label: str
+    kind: str  # "o" option index, "g" group index
+    index: int
+    style: str = "secondary"
+    emoji: str | None = None
+    description: str | None = None
+
+
+def stats_text(opt: Option) -> str:
+    return " · ".join(f"{k} {v}" for k, v in opt.stats.items())
+
+
+def option_label(opt: Option, lang: str) -> str:
+    stats = stats_text(opt)
+    return opt.label.get(lang) + (f" · {stats}" if stats else "")
+
+
+def groups_of(decision: Decision, lang: str) -> list[str]:
+    """Distinct group labels in first-seen order."""
+    seen: list[str] = []
+    for opt in decision.options:
+        if opt.group is not None and opt.group.get(lang) not in seen:
+            seen.append(opt.group.get(lang))
+    return seen
+
+
+def entries(decision: Decision, lang: str, group: int | None) -> list[Entry]:
+    groups = groups_of(decision, lang)
+    out: list[Entry] = []
+    if group is None and groups:
+        added: set[str] = set()
+        for i, opt in enumerate(decision.options):
+            if opt.group is None:
+                out.append(_opt_entry(opt, i, lang))
+            else:
+                g = opt.group.get(lang)
+                if g not in added:
+                    added.add(g)
+                    out.append(Entry(label=g, kind="g", index=groups.index(g), style="primary"))
+        return out
+    wanted = groups[group] if group is not None and 0 <= group < len(groups) else None
+    for i, opt in enumerate(decision.options):
+        if wanted is None or (opt.group is not None and opt.group.get(lang) == wanted):
+            out.append(_opt_entry(opt, i, lang))
+    return out
+
+
+def _opt_entry(opt: Option, i: int, lang: str) -> Entry:
+    detail = opt.detail.get(lang) if opt.detail else None
+    stats = stats_text(opt)
+    desc = " — ".join(x for x in (stats, detail) if x) or None
+    return Entry(
+        label=option_label(opt, lang),
+        kind="o",
+        index=i,
+        style=opt.style,
+        emoji=opt.emoji,
+        description=desc,
+    )
+
+
+def header(decision: Decision, seat_name: str, lang: str, due_at: float | None) -> str:
+    who = decision.subject or seat_name
+    line = t(lang, "prompt.header", who=who, prompt=decision.prompt.get(lang))
+    if due_at is not None:
+        line += "\n" + t(lang, "prompt.deadline", ts=int(due_at))
+    return line
+
+
+def decision_msg(
+    mid: int,
+    version: int,
+    decision: Decision,
+    seat_name: str,
+    lang: str,
+    *,
+    group: int | None = None,
+    page: int = 0,
+    due_at: float | None = None,
+) -> Msg:
+    """The private prompt for one decision (ephemeral or DM)."""
+    tag = key_tag(decision.key)
+    items = entries(decision, lang, group)
+    content = header(decision, seat_name, lang, due_at)
+    if group is not None:
+        groups = groups_of(decision, lang)
+        if 0 <= group < len(groups):
+            content += "\n" + t(lang, "prompt.group", group=groups[group])
+    rows: list[Row] = []
+    nav: list[Button] = []
+    if len(items) <= BUTTONS_MAX:
+        row: list[Button] = []
+        for e in items:
+            action = "pick" if e.kind == "o" else "grp"
+            row.append(
+                Button(
+                    label=e.label,
+                    custom_id=cid(mid, action, version, f"{tag}.{e.index}"),
+                    style=e.style,  # type: ignore[arg-type]
+                    emoji=e.emoji,
+                )
+            )
+            if len(row) == 5:
+                rows.append(row)
+                row = []
+        if row:
+            rows.append(row)
+    else:
+        pages = (len(items) + PAGE - 1) // PAGE
+        page = max(0, min(page, pages - 1))
+        chunk = items[page * PAGE : (page + 1) * PAGE]
+        for n in range(0, len(chunk), 25):
+            part = chunk[n : n + 25]
+            first, last = n + 1 + page * PAGE, n + len(part) + page * PAGE
+            rows.append(
+                Select(
+                    custom_id=cid(mid, "sel", version, f"{tag}.{page}.{n // 25}"),
+                    placeholder=t(lang, "prompt.select", first=first, last=last),
+                    options=[
+                        SelectOption(
+                            label=e.label if e.kind == "o" else "▶ " + e.label,
+                            value=f"{e.kind}{e.index}",
+                            description=e.description,
+                            emoji=e.emoji,
+                        )
+                        for e in part
+                    ],
+                )
+            )
+        if pages > 1:
+            if page > 0:
+                nav.append(
+                    Button(t(lang, "prompt.prev"), cid(mid, "page", version, f"{tag}.{page - 1}"))
+                )
+            if page < pages - 1:
+                nav.append(
+                    Button(t(lang, "prompt.next"), cid(mid, "page", version, f"{tag}.{page + 1}"))
+                )
+    if group is not None:
+        nav.insert(0, Button(t(lang, "prompt.back"), cid(mid, "back", version, tag), emoji="↩"))
+    if nav:
+        rows.append(nav)
+    return Msg(content=clip(content, 2000), rows=rows)

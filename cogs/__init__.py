@@ -1,0 +1,1 @@
+"""discord.py adapters: commands, components and presentation; no rules here."""

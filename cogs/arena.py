@@ -1,0 +1,327 @@
+"""The ``/arena`` commands and the component entry point: thin adapters over :mod:`bot.gm`.
+
+Every handler defers first (Discord's 3-second rule), then asks the game
+master, then edits or follows up. Interaction errors (expired token, unknown
+message, rate limits) are logged and swallowed: a click never crashes the bot.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str as _
+from discord.ext import commands
+
+from bot.engine.registry import all_games, get_game
+from bot.gm import Actor, Reply
+from bot.gm.ids import LOBBY_ACTIONS, parse
+from bot.gm.present import ai_levels
+from bot.i18n import lang_code, t
+from cogs.render import edit_kwargs, send_kwargs
+
+if TYPE_CHECKING:
+    from bot.app import ArenaBot
+
+log = logging.getLogger(__name__)
+
+
+def L(text: str, key: str) -> app_commands.locale_str:
+    return _(text, key=key)
+
+
+def actor_of(interaction: discord.Interaction) -> Actor:
+    perms = interaction.permissions
+    return Actor(
+        user_id=interaction.user.id,
+        name=interaction.user.display_name,
+        lang=lang_code(str(interaction.locale)),
+        manager=bool(perms.manage_guild) if interaction.guild_id else False,
+    )
+
+
+def guild_lang(interaction: discord.Interaction) -> str | None:
+    return str(interaction.guild_locale) if interaction.guild_locale else None
+
+
+async def _ac_game(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    lang = lang_code(str(interaction.locale))
+    cur = current.lower()
+    out = []
+    for info in all_games():
+        name = info.names.get(lang)
+        if cur in info.id or cur in name.lower():
+            out.append(app_commands.Choice(name=name[:100], value=info.id))
+    return out[:25]
+
+
+def _game_of(interaction: discord.Interaction) -> Any:
+    try:
+        return get_game(str(getattr(interaction.namespace, "game", "") or "")).info
+    except KeyError:
+        return None
+
+
+async def _ac_mode(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    lang = lang_code(str(interaction.locale))
+    info = _game_of(interaction)
+    if info is None:
+        return []
+    cur = current.lower()
+    return [
+        app_commands.Choice(name=m.names.get(lang)[:100], value=m.id)
+        for m in info.modes
+        if cur in m.id or cur in m.names.get(lang).lower()
+    ][:25]
+
+
+async def _ac_level(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    lang = lang_code(str(interaction.locale))
+    info = _game_of(interaction)
+    if info is None:
+        return []
+    return [
+        app_commands.Choice(name=(fr if lang == "fr" else en)[:100], value=lid)
+        for lid, fr, en in ai_levels(info)
+        if current.lower() in lid
+    ][:25]
+
+
+class Arena(commands.Cog):
+    arena = app_commands.Group(
+        name=L("arena", "arena"),
+        description=L("Play board games refereed by the bot", "arena.desc"),
+        guild_only=True,
+    )
+
+    def __init__(self, bot: ArenaBot) -> None:
+        self.bot = bot
+
+    @property
+    def gm(self) -> Any:
+        return self.bot.gm
+
+    # --- delivery ------------------------------------------------------------------------
+    async def deliver(self, interaction: discord.Interaction, reply: Reply) -> None:
+        if reply.update is not None:
+            try:
+                await interaction.edit_original_response(**edit_kwargs(reply.update))
+            except discord.HTTPException as exc:
+                log.warning("could not update the clicked message: %s %s", exc.status, exc.code)
+        for msg in reply.private:
+            try:
+                await interaction.followup.send(ephemeral=True, **send_kwargs(msg))
+            except discord.HTTPException as exc:
+                log.warning("could not send a private follow-up: %s %s", exc.status, exc.code)
+                return
+
+    async def _defer(self, interaction: discord.Interaction, *, component: bool = False) -> bool:
+        try:
+            if component:
+                await interaction.response.defer()
+            else:
+                await interaction.response.defer(ephemeral=True, thinking=True)
+        except discord.HTTPException as exc:
+            # Expired (10062) or already answered: nothing useful can be sent back.
+            log.warning(
+                "could not defer interaction %s: %s %s", interaction.id, exc.status, exc.code
+            )
+            return False
+        return True
+
+    async def _run(
+        self, interaction: discord.Interaction, coro: Any, *, component: bool = False
+    ) -> None:
+        if not await self._defer(interaction, component=component):
+            coro.close()
+            return
+        try:
+            reply = await coro
+        except Exception:
+            log.exception("handling interaction %s", interaction.id)
+            reply = Reply.say(t(lang_code(str(interaction.locale)), "err.generic"))
+        await self.deliver(interaction, reply)
+
+    async def on_component(
+        self, interaction: discord.Interaction, custom_id: str, values: list[str] | None
+    ) -> None:
+        c = parse(custom_id)
+        if c is None:
+            return
+        actor = actor_of(interaction)
+        if c.action in LOBBY_ACTIONS:
+            value = values[0] if values else None
+            coro = self.gm.lobby_action(c.mid, c.action, actor, value)
+        elif c.action == "hand":
+            coro = self.gm.hand(c.mid, actor)
+        else:
+            coro = self.gm.component(c.mid, c.action, c.ver, c.arg, actor, values)
+        await self._run(interaction, coro, component=True)
+
+    # --- commands ------------------------------------------------------------------------
+    @arena.command(
+        name=L("start", "start"),
+        description=L("Open a lobby for a new match in this channel", "start.desc"),
+    )
+    @app_commands.rename(
+        game=L("game", "game"), mode=L("mode", "mode"), ai_level=L("ai_level", "ai_level")
+    )
+    @app_commands.describe(
+        game=L("Which game", "game.desc"),
+        mode=L("Which mode of the game", "mode.desc"),
+        ai_level=L("Strength of the AI players", "ai_level.desc"),
+    )
+    @app_commands.autocomplete(game=_ac_game, mode=_ac_mode, ai_level=_ac_level)
+    async def start(
+        self,
+        interaction: discord.Interaction,
+        game: str,
+        mode: str | None = None,
+        ai_level: str | None = None,
+    ) -> None:
+        await self._run(
+            interaction,
+            self.gm.open_lobby(
+                actor_of(interaction),
+                guild_id=interaction.guild_id or 0,
+                channel_id=interaction.channel_id or 0,
+                guild_locale=guild_lang(interaction),
+                game_id=game,
+                mode=mode,
+                ai_level=ai_level,
+            ),
+        )
+
+    @arena.command(
+        name=L("status", "status"),
+        description=L("Show the board and whose decision is awaited", "status.desc"),
+    )
+    async def status(self, interaction: discord.Interaction) -> None:
+        await self._run(
+            interaction, self.gm.status(interaction.channel_id or 0, actor_of(interaction))
+        )
+
+    @arena.command(
+        name=L("hand", "hand"), description=L("Send me my private options again", "hand.desc")
+    )
+    async def hand(self, interaction: discord.Interaction) -> None:
+        await self._run(
+            interaction, self.gm.hand_here(interaction.channel_id or 0, actor_of(interaction))
+        )
+
+    @arena.command(
+        name=L("rules", "rules"),
+        description=L("A summary of a game's rules, just for me", "rules.desc"),
+    )
+    @app_commands.rename(game=L("game", "game"))
+    @app_commands.describe(game=L("Which game", "game.desc"))
+    @app_commands.autocomplete(game=_ac_game)
+    async def rules(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        await self._run(
+            interaction, self.gm.rules(game, interaction.channel_id or 0, actor_of(interaction))
+        )
+
+    @arena.command(
+        name=L("abandon", "abandon"),
+        description=L("Abandon the match going on here (host or Manage Server)", "abandon.desc"),
+    )
+    async def abandon(self, interaction: discord.Interaction) -> None:
+        await self._run(
+            interaction, self.gm.cancel_here(interaction.channel_id or 0, actor_of(interaction))
+        )
+
+    @arena.command(
+        name=L("cancel", "cancel"),
+        description=L("Cancel the lobby or match here (host or Manage Server)", "cancel.desc"),
+    )
+    async def cancel(self, interaction: discord.Interaction) -> None:
+        await self._run(
+            interaction, self.gm.cancel_here(interaction.channel_id or 0, actor_of(interaction))
+        )
+
+    @arena.command(
+        name=L("history", "history"),
+        description=L("Recent matches in this channel", "history.desc"),
+    )
+    async def history(self, interaction: discord.Interaction) -> None:
+        await self._run(
+            interaction,
+            self.gm.history(
+                interaction.guild_id or 0, interaction.channel_id or 0, actor_of(interaction)
+            ),
+        )
+
+    @arena.command(
+        name=L("play", "play"), description=L("Type a move in the game's notation", "play.desc")
+    )
+    @app_commands.rename(text=L("text", "text"))
+    @app_commands.describe(text=L("The move, e.g. a1-a3", "text.desc"))
+    async def play(
+        self, interaction: discord.Interaction, text: app_commands.Range[str, 1, 100]
+    ) -> None:
+        await self._run(
+            interaction, self.gm.play_text(interaction.channel_id or 0, actor_of(interaction), text)
+        )
+
+    @arena.command(
+        name=L("settings", "settings"),
+        description=L("Server settings (Manage Server)", "settings.desc"),
+    )
+    @app_commands.rename(threads=L("threads", "threads"), language=L("language", "language"))
+    @app_commands.describe(
+        threads=L("Play each match in its own thread", "threads.desc"),
+        language=L("Language of public posts on this server", "language.desc"),
+    )
+    @app_commands.choices(
+        language=[
+            app_commands.Choice(name=L("automatic", "auto"), value="auto"),
+            app_commands.Choice(name=L("French", "french"), value="fr"),
+            app_commands.Choice(name=L("English", "english"), value="en"),
+        ]
+    )
+    async def settings(
+        self,
+        interaction: discord.Interaction,
+        threads: bool | None = None,
+        language: app_commands.Choice[str] | None = None,
+    ) -> None:
+        await self._run(
+            interaction,
+            self.gm.set_guild(
+                interaction.guild_id or 0,
+                actor_of(interaction),
+                threads=threads,
+                locale=language.value if language else None,
+            ),
+        )
+
+    @arena.command(
+        name=L("dm", "dm"), description=L("Also receive my prompts by private message", "dm.desc")
+    )
+    @app_commands.rename(enabled=L("enabled", "enabled"))
+    @app_commands.describe(enabled=L("On or off", "enabled.desc"))
+    async def dm(self, interaction: discord.Interaction, enabled: bool) -> None:
+        await self._run(interaction, self.gm.set_dm(actor_of(interaction), enabled))
+
+    @arena.command(
+        name=L("autopilot", "autopilot"),
+        description=L("Hand my seat to the AI, or take it back", "autopilot.desc"),
+    )
+    @app_commands.rename(on=L("on", "on"))
+    @app_commands.describe(on=L("True: the AI plays for me; False: I play again", "on.desc"))
+    async def autopilot(self, interaction: discord.Interaction, on: bool) -> None:
+        await self._run(
+            interaction, self.gm.autopilot(interaction.channel_id or 0, actor_of(interaction), on)
+        )
+
+
+async def setup(bot: ArenaBot) -> None:
+    await bot.add_cog(Arena(bot))
