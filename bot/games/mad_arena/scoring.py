@@ -48,10 +48,16 @@ def check_last_standing(state: MAState, ctx: Ctx) -> bool:
     }
     state.result_shared = False
     who = team_name(state, team)
-    state.result_text = Text(
-        fr=f"🏆 {who} reste seul dans l'arène et l'emporte !",
-        en=f"🏆 {who} is the last standing in the arena and wins!",
-    )
+    if len(state.teams[team]) == 1:
+        state.result_text = Text(
+            fr=f"🏆 {who} reste seul dans l'arène : c'est le Guerrier Ultime !",
+            en=f"🏆 {who} is alone in the arena: the Ultimate Warrior!",
+        )
+    else:
+        state.result_text = Text(
+            fr=f"🏆 L'équipe {who} est la dernière debout et l'emporte !",
+            en=f"🏆 Team {who} is the last standing and wins!",
+        )
     ctx.emit(
         "game-over",
         state.result_text,
