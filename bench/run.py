@@ -47,7 +47,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bot.engine import Choice, Match, SeatSpec  # noqa: E402
+from bot.engine import Choice, IllegalDecision, Match, SeatSpec  # noqa: E402
 from bot.engine.game import GameInfo  # noqa: E402
 from bot.engine.registry import all_games, get_game  # noqa: E402
 
@@ -124,10 +124,20 @@ def seats_for(info: GameInfo, mode: str) -> list[SeatSpec]:
 
 
 def random_step(match: Match, rnd: random.Random) -> tuple[Choice, list[Any]]:
-    """A random legal option for the first pending decision (engine-only play)."""
+    """A random legal option for the first pending decision (engine-only play).
+
+    An option the game refuses once applied (``IllegalDecision``) is skipped.
+    """
     decision = match.pending()[0]
-    choice = Choice(seat=decision.seat, key=decision.key, option=rnd.choice(decision.options).id)
-    return choice, match.apply(choice)
+    options = list(decision.options)
+    rnd.shuffle(options)
+    for option in options:
+        choice = Choice(seat=decision.seat, key=decision.key, option=option.id)
+        try:
+            return choice, match.apply(choice)
+        except IllegalDecision:
+            continue
+    raise RuntimeError(f"{match.game_id}: every option of {decision.key} was refused")
 
 
 def play_ai(match: Match, deadline: float, max_decisions: int = 50_000) -> list[list[Any]]:
@@ -271,28 +281,30 @@ async def bench_store(game_id: str, live: int, commits: int, directory: Path) ->
     t0 = time.perf_counter()
 
     async def new_match(n: int) -> tuple[int, Match]:
-        match = Match.create(game_id, seats, seed=f"store-{n}", mode=mode)
-        match_id = await store.create_lobby(
-            guild_id=1 + n % 50,
-            channel_id=10_000 + n,
-            thread_id=None,
-            host_id=1,
-            game=game_id,
-            mode=mode,
-            options={},
-            locale="en",
-        )
-        await store.start_match(match_id, match)
-        # Start each somewhere in the middle, so snapshots and logs look like live play.
-        for _ in range(rnd.randint(0, 10)):
-            if match.over:
-                break
-            choice, _ = random_step(match, rnd)
-            await store.commit_decision(match_id, choice, match)
-        return match_id, match
+        """A live match a few decisions in, so snapshots and logs look like live play."""
+        while True:
+            match = Match.create(game_id, seats, seed=f"store-{n}", mode=mode)
+            match_id = await store.create_lobby(
+                guild_id=1 + n % 50,
+                channel_id=10_000 + n,
+                thread_id=None,
+                host_id=1,
+                game=game_id,
+                mode=mode,
+                options={},
+                locale="en",
+            )
+            await store.start_match(match_id, match)
+            for _ in range(rnd.randint(0, 10)):
+                if match.over:
+                    break
+                choice, _ = random_step(match, rnd)
+                await store.commit_decision(match_id, choice, match)
+            if not match.over:
+                return match_id, match
+            n += 1_000_000  # a short game ended already: start another
 
     matches = [await new_match(n) for n in range(live)]
-    matches = [m for m in matches if not m[1].over] or matches
     created = live
     setup_s = time.perf_counter() - t0
     times: list[float] = []

@@ -8,7 +8,7 @@ import time
 from typing import Any
 
 import tests.engine.fixture_game  # noqa: F401  (registers test-pick)
-from bot.engine import Choice, Match, SeatSpec
+from bot.engine import Choice, IllegalDecision, Match, SeatSpec
 from bot.engine.autoplay import ai_step
 from bot.engine.registry import all_games, get_game
 from bot.store import Store
@@ -80,6 +80,21 @@ async def step(store: Store, match_id: int, match: Match, rnd: random.Random | N
         )
         match.apply(choice)
     await store.commit_decision(match_id, choice, match, by_ai=rnd is None)
+
+
+def random_legal(match: Match, rnd: random.Random) -> Choice:
+    """Apply a random option of the first pending decision, skipping any the game refuses."""
+    decision = match.pending()[0]
+    options = list(decision.options)
+    rnd.shuffle(options)
+    for option in options:
+        choice = Choice(seat=decision.seat, key=decision.key, option=option.id)
+        try:
+            match.apply(choice)
+        except IllegalDecision:
+            continue
+        return choice
+    raise RuntimeError(f"every option of {decision.key} was refused")
 
 
 async def play(
