@@ -118,7 +118,8 @@ class Store:
             try:
                 yield self._db
             except BaseException:
-                await self._db.execute("ROLLBACK")
+                if self._db.in_transaction:  # SQLite may already have rolled back (disk full...)
+                    await self._db.execute("ROLLBACK")
                 raise
             await self._db.execute("COMMIT")
 
@@ -356,17 +357,29 @@ class Store:
         return records[0] if records else None
 
     async def set_status(self, match_id: int, status: str) -> None:
-        """Move a match to ``status``; a terminal status stamps ``finished_at`` and drops its timers."""
+        """Move a match to ``status``; a terminal status stamps ``finished_at`` and drops its timers.
+
+        Terminal statuses are final, ``live`` needs a started match (use
+        :meth:`start_match`) and a started match cannot go back to ``lobby``:
+        any other move raises :class:`StoreConflict`.
+        """
         if status not in STATUSES:
             raise ValueError(f"unknown status {status!r}; expected one of {', '.join(STATUSES)}")
         now = self._clock()
         terminal = status in TERMINAL_STATUSES
         async with self._write() as db:
-            await self._expect_status(db, match_id, STATUSES)
+            row = await self._expect_status(db, match_id, STATUSES)
+            current = row["status"]
+            if current == status:
+                return
+            if current in TERMINAL_STATUSES:
+                raise StoreConflict(f"match {match_id} is already {current}")
+            started = row["snapshot"] is not None
+            if (status == "live" and not started) or (status == "lobby" and started):
+                raise StoreConflict(f"match {match_id} cannot go from {current} to {status}")
             await db.execute(
-                "UPDATE matches SET status = ?, updated_at = ?, "
-                "finished_at = CASE WHEN ? THEN coalesce(finished_at, ?) ELSE NULL END WHERE id = ?",
-                (status, now, terminal, now, match_id),
+                "UPDATE matches SET status = ?, updated_at = ?, finished_at = ? WHERE id = ?",
+                (status, now, now if terminal else None, match_id),
             )
             if terminal:
                 await db.execute("DELETE FROM deadlines WHERE match_id = ?", (match_id,))

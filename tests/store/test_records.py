@@ -89,8 +89,24 @@ async def test_active_in_channel(store: Store) -> None:
     assert await store.active_in_channel(12) is None
     await store.set_status(in_channel, "cancelled")
     assert await store.active_in_channel(10) is None  # the thread match is not "in" channel 10
-    await store.set_status(in_thread, "live")
-    assert (r := await store.active_in_channel(11)) is not None and r.status == "live"
+    await store.set_status(in_thread, "abandoned")
+    assert await store.active_in_channel(11) is None
+
+
+async def test_status_moves(store: Store) -> None:
+    lobby = await _lobby(store)
+    with pytest.raises(StoreConflict):  # only start_match makes a lobby live
+        await store.set_status(lobby, "live")
+    live, _ = await new_live(store)
+    with pytest.raises(StoreConflict):
+        await store.set_status(live, "lobby")
+    await store.set_status(live, "live")  # unchanged: a no-op
+    await store.set_status(live, "abandoned")
+    record = await store.get(live)
+    assert record is not None and record.status == "abandoned" and record.finished_at is not None
+    for status in ("live", "finished", "lobby"):
+        with pytest.raises(StoreConflict):  # terminal statuses are final
+            await store.set_status(live, status)
 
 
 async def test_recent_is_latest_activity_first_and_filters(store: Store) -> None:
