@@ -1,7 +1,8 @@
 """An animated GIF of a match from its per-round PNG images (pure Pillow).
 
-Deterministic: the same frames give the same bytes (fixed palette method, no
-dithering, no timestamps), so simulator output can be compared run to run.
+Deterministic: the same frames give the same bytes (one median-cut palette
+chosen from a fixed sample of frames, no dithering, no timestamps), so
+simulator output can be compared run to run.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ FRAME_MS = 900
 """How long each round stays on screen."""
 LAST_FRAME_MS = 3000
 """The final position stays longer so the result can be read."""
-MAX_SIDE = 800
+MAX_SIDE = 640
 """Frames are scaled down to this so a long match stays a small attachment."""
 
 
@@ -36,12 +37,10 @@ def gif_bytes(
         raise ValueError("a GIF needs at least one frame")
     images = [Image.open(io.BytesIO(data)).convert("RGB") for data in frames]
     size = _scaled(images[0].size, max_side)
-    palettised = [
-        _fit(img, size).quantize(
-            colors=256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE
-        )
-        for img in images
-    ]
+    fitted = [_fit(img, size) for img in images]
+    palette = _shared_palette(fitted)
+    # One palette for every frame lets the encoder store only what changed.
+    palettised = [img.quantize(palette=palette, dither=Image.Dither.NONE) for img in fitted]
     durations = [frame_ms] * (len(palettised) - 1) + [last_frame_ms]
     buf = io.BytesIO()
     palettised[0].save(
@@ -54,6 +53,21 @@ def gif_bytes(
         disposal=1,
     )
     return buf.getvalue()
+
+
+PALETTE_SAMPLES = 8
+"""Frames (evenly spaced, first and last included) that choose the shared palette."""
+
+
+def _shared_palette(frames: list[Image.Image]) -> Image.Image:
+    """A 256-colour palette fitted to a sample of the frames, stacked into one image."""
+    count = min(PALETTE_SAMPLES, len(frames))
+    picks = sorted({round(i * (len(frames) - 1) / max(1, count - 1)) for i in range(count)})
+    w, h = frames[0].size
+    sample = Image.new("RGB", (w, h * len(picks)))
+    for row, index in enumerate(picks):
+        sample.paste(frames[index], (0, h * row))
+    return sample.quantize(colors=256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
 
 
 def _scaled(size: tuple[int, int], max_side: int) -> tuple[int, int]:
