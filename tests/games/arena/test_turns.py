@@ -7,10 +7,10 @@ import json
 
 import pytest
 
-from bot.engine import Choice, IllegalDecision, Match, SeatSpec
+from bot.engine import Choice, Ctx, IllegalDecision, Match, SeatSpec
 from bot.engine.events import Event
 from bot.games.arena.postures import ROUNDS
-from tests.games.arena.helpers import GAME, arrange, offered, play
+from tests.games.arena.helpers import GAME, ScriptedRng, arrange, offered, play
 
 FAR = (-3, 3)
 
@@ -172,10 +172,6 @@ def test_bad_input_is_refused_politely_and_changes_nothing() -> None:
 def test_game_apply_refuses_options_it_did_not_offer() -> None:
     """Defence in depth: the game itself re-checks, beyond the engine's option check."""
     state = arrange([(0, 0), (3, -3)])
-    from bot.engine import Ctx
-
-    from tests.games.arena.helpers import ScriptedRng
-
     ctx = Ctx(ScriptedRng())  # type: ignore[arg-type]
     play(state, 0, "defensive")
     key = GAME.pending(state)[0].key
