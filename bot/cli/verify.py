@@ -133,6 +133,10 @@ async def verify_stored(db: Path, match_id: int, opener: StoreOpener | None = No
             return _report(
                 [("Replay", (False, f"the stored decisions do not replay: {exc.reason.en}"))]
             )
+        except KeyError as exc:  # e.g. a game this installation does not have
+            return _report(
+                [("Replay", (False, f"cannot replay: {exc.args[0] if exc.args else exc}"))]
+            )
         data = log_json(match)
         checks = [("Dice", verify_log(data))]
         same_seed = match.seed == record.seed
