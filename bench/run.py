@@ -95,6 +95,7 @@ class StoreFigures:
     max_ms: float
     db_mb: float
     setup_s: float
+    synchronous: str = "NORMAL"
 
     @property
     def ok(self) -> bool:
@@ -269,14 +270,16 @@ def bench_game(info: GameInfo, seconds: float, ai_bound: float, max_images: int)
 
 
 # --- store figures ---------------------------------------------------------------------
-async def bench_store(game_id: str, live: int, commits: int, directory: Path) -> StoreFigures:
+async def bench_store(
+    game_id: str, live: int, commits: int, directory: Path, synchronous: str = "NORMAL"
+) -> StoreFigures:
     from bot.store import Store
 
     info = get_game(game_id).info
     mode = info.modes[0].id
     seats = seats_for(info, mode)
     path = directory / "bench.sqlite3"
-    store = await Store.open(path)
+    store = await Store.open(path, synchronous=synchronous)  # type: ignore[arg-type]
     rnd = random.Random(1)
     t0 = time.perf_counter()
 
@@ -336,6 +339,7 @@ async def bench_store(game_id: str, live: int, commits: int, directory: Path) ->
         max_ms=max(times),
         db_mb=db_bytes / 1e6,
         setup_s=setup_s,
+        synchronous=synchronous,
     )
 
 
@@ -386,7 +390,7 @@ def report(games: list[GameFigures], store: StoreFigures | None, args: argparse.
             "| Store | Live matches | Commits | Snapshot | Commit p50 ms | Commit p99 ms "
             "| Max ms | DB size | Commit p99 <= 20 ms |",
             "|---|---:|---:|---:|---:|---:|---:|---:|---|",
-            f"| {store.game} snapshots, WAL, synchronous=NORMAL | {store.live_matches:,} "
+            f"| {store.game} snapshots, WAL, synchronous={store.synchronous} | {store.live_matches:,} "
             f"| {store.commits:,} | {store.snapshot_bytes / 1000:.1f} kB | {store.p50_ms:.2f} "
             f"| {store.p99_ms:.2f} | {store.max_ms:.1f} | {store.db_mb:.1f} MB | {verdict(store.ok)} |",
         ]
@@ -432,6 +436,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         help="timed decision commits (default 5000, quick 1000)",
     )
     p.add_argument("--game", action="append", help="only this game (repeatable)")
+    p.add_argument(
+        "--synchronous",
+        default="NORMAL",
+        choices=["NORMAL", "FULL"],
+        help="SQLite synchronous mode for the store bench (the bot uses NORMAL)",
+    )
     p.add_argument(
         "--dir", type=Path, help="where the store bench's SQLite file goes (default: a temp dir)"
     )
@@ -508,7 +518,9 @@ def main(argv: list[str] | None = None) -> int:
             game_id = FIXTURE
         print(f"… store ({args.live} live {game_id} matches)", file=sys.stderr, flush=True)
         with tempfile.TemporaryDirectory(prefix="arena-bench-", dir=args.dir) as tmp:
-            store = asyncio.run(bench_store(game_id, args.live, args.commits, Path(tmp)))
+            store = asyncio.run(
+                bench_store(game_id, args.live, args.commits, Path(tmp), args.synchronous)
+            )
 
     print(report(games, store, args))
     failed = failures(games, store)
