@@ -36,7 +36,7 @@ from bot.games.mad.core import (
 )
 from bot.games.mad.notation import matches, turn_text
 from bot.games.mad.state import (
-    SIDE_ADJ,
+    SIDE_ADJ_F,
     SIDE_NAMES,
     TIEBREAK_TURNS,
     LastTurn,
@@ -452,7 +452,7 @@ class MadGame(Game[MadState]):
             return None
         w = SIDE_NAMES[r.winner]
         if r.kind == "corvette":
-            loser = SIDE_ADJ[1 - r.winner]
+            loser = SIDE_ADJ_F[1 - r.winner]
             reason = Text(
                 fr=f"La corvette 111 {loser.fr} est exilée : victoire des {w.fr.lower()}s.",
                 en=f"The {loser.en} corvette 111 is exiled: {w.en.lower()} wins.",

@@ -14,6 +14,8 @@ TIEBREAK_TURNS = 40
 
 SIDE_NAMES = {RED: Text(fr="Rouge", en="Red"), BLUE: Text(fr="Bleu", en="Blue")}
 SIDE_ADJ = {RED: Text(fr="rouge", en="red"), BLUE: Text(fr="bleu", en="blue")}
+SIDE_ADJ_F = {RED: Text(fr="rouge", en="red"), BLUE: Text(fr="bleue", en="blue")}
+"""For the feminine ship names (corvette, frégate)."""
 
 
 def kind_name(kind: int) -> Text:
@@ -33,7 +35,7 @@ def ship_text(ship: int, with_side: bool = False) -> Text:
     n = kind_name(kind)
     if not with_side:
         return Text(fr=f"{n.fr} {KINDS[kind]}", en=f"{n.en} {KINDS[kind]}")
-    a = SIDE_ADJ[side]
+    a = (SIDE_ADJ_F if n.fr in ("Corvette", "Frégate") else SIDE_ADJ)[side]
     return Text(fr=f"{n.fr} {KINDS[kind]} {a.fr}", en=f"{a.en} {n.en.lower()} {KINDS[kind]}")
 
 

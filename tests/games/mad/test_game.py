@@ -146,7 +146,7 @@ def test_notation_key_is_none_for_malformed_text() -> None:
 def test_turn_event_names_the_move_and_the_expulsion_in_both_languages() -> None:
     st = state("6x4", "R111@a1 B111@d6 R211@b3 B121@b4")
     [ev] = play(st, "b3xb4")
-    assert ev.text.fr == "Rouge : 211 b3xb4 — Frégate 121 bleu expulsée"
+    assert ev.text.fr == "Rouge : 211 b3xb4 — Frégate 121 bleue expulsée"
     assert ev.text.en == "Red: 211 b3xb4 — blue frigate 121 expelled"
     assert ev.data["notation"] == "b3xb4"
 
