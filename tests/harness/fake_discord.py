@@ -240,6 +240,7 @@ class FakeInteraction:
     choices: list[Json] | None = None
     calls: list[Call] = field(default_factory=list)
     expired: bool = False
+    dispatch_count: int = 1
 
     @property
     def response_type(self) -> int | None:
@@ -576,6 +577,10 @@ class FakeDiscord:
 
     def register_interaction(self, payload: Json) -> FakeInteraction:
         """Remember a dispatched interaction so its responses can be checked."""
+        known = self.interactions.get(int(payload["id"]))
+        if known is not None:  # the same interaction delivered again
+            known.dispatch_count += 1
+            return known
         user = payload["member"]["user"] if "member" in payload else payload["user"]
         loop = asyncio.get_running_loop()
         fi = FakeInteraction(

@@ -123,9 +123,16 @@ def _parked(task: asyncio.Task[Any], threshold: float, depth: int = 0) -> bool:
 
 
 def _describe(task: asyncio.Task[Any]) -> str:
-    frames = task.get_stack(limit=8)
-    where = " <- ".join(f"{f.f_code.co_name}:{f.f_lineno}" for f in reversed(frames))
-    return f"{task.get_name()} at {where or '?'}"
+    """Task name and where it is suspended, outermost coroutine first."""
+    where = []
+    coro = task.get_coro()
+    while coro is not None and hasattr(coro, "cr_code"):
+        frame = coro.cr_frame
+        where.append(f"{coro.cr_code.co_name}:{frame.f_lineno if frame else '?'}")
+        coro = coro.cr_await
+    if coro is not None:
+        where.append(type(coro).__name__)
+    return f"{task.get_name()} at {' -> '.join(where) or '?'}"
 
 
 async def settle(
@@ -210,6 +217,8 @@ async def ensure_loop(client: discord.Client) -> None:
 async def start(client: discord.Client, fake: FakeDiscord, *, token: str = "fake-token") -> None:
     """Install ``fake`` on ``client`` (if needed) and run discord.py's real
     ``Client.login``: the bot's ``setup_hook`` runs with REST faked."""
+    _ensure_tracking()
+    _error_log.seen = len(_error_log.records)  # errors of earlier tests are not ours
     if getattr(client, "_fake_discord", None) is not fake:
         fake.install(client)
     await ensure_loop(client)
