@@ -109,6 +109,21 @@ def _cross(d: ImageDraw.ImageDraw, x: float, y: float, size: float) -> None:
     d.line((cx + a, cy - a, cx - a, cy + a), fill=(255, 255, 255), width=w)
 
 
+def _fit_text(
+    d: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    text: str,
+    size: int,
+    max_w: float,
+    fill: tuple[int, int, int],
+    bold: bool,
+) -> None:
+    """Left-aligned text, shrunk until it fits ``max_w``."""
+    while size > 12 and d.textlength(text, font=font(size, bold)) > max_w:
+        size -= 1
+    d.text(xy, text, font=font(size, bold), fill=fill, anchor="lm")
+
+
 def _arrow(
     d: ImageDraw.ImageDraw, a: tuple[float, float], b: tuple[float, float], width: int
 ) -> None:
@@ -124,7 +139,7 @@ def render_board(view: dict[str, Any], lang: str = "en") -> bytes:
     cell = 128 if cols == 4 else 116
     label = 40
     header = 96
-    footer = 92
+    footer = 112
     board_w = cols * cell
     board_h = rows * cell
     zone_h = (board_h - 16) / 2
@@ -253,36 +268,44 @@ def render_board(view: dict[str, Any], lang: str = "en") -> bytes:
         if not exiled:
             centred_text(d, (ex + exile_w / 2, zy + zone_h / 2), "—", 24, MUTED)
 
-    # --- footer: last turn and the tie-break counter -------------------------------------------
-    fy = by + board_h + label + 8
+    # --- footer: last turn, expulsions, the tie-break counter ------------------------------------
+    fy = by + board_h + label + 4
     if last:
         who = _SIDE[last["side"]][0 if lang.startswith("fr") else 1]
         mv = f"{last['kind']} {last['text']}" if last.get("kind") else last["text"]
         txt = _t(lang, f"Dernier coup ({who}) : {mv}", f"Last move ({who}): {mv}")
-        if expelled:
-            names = ", ".join(
-                next(s["kind"] for s in ships if s["id"] == e) for e in sorted(expelled)
-            )
-            txt += _t(lang, f"  ✕ {names} expulsé", f"  ✕ {names} expelled")
-        d.text((16, fy + 14), txt, font=font(24, True), fill=INK, anchor="lm")
+        _fit_text(d, (16, fy + 16), txt, 24, width - 32, INK, True)
+    if expelled:
+        names = ", ".join(next(s["kind"] for s in ships if s["id"] == e) for e in sorted(expelled))
+        _fit_text(
+            d,
+            (16, fy + 50),
+            _t(lang, f"✕ expulsé : {names}", f"✕ expelled: {names}"),
+            22,
+            width - 32,
+            EXPEL,
+            True,
+        )
     streak = view.get("streak", 0)
     limit = view.get("tiebreak_turns", 40)
     exp = view.get("last_expeller")
     tb = _SIDE[1 if exp is None else exp][0 if lang.startswith("fr") else 1]
-    d.text(
-        (16, fy + 52),
+    _fit_text(
+        d,
+        (16, fy + 84),
         _t(
             lang,
             f"Sans expulsion : {streak}/{limit} tours · départage : {tb.lower()}",
             f"No expulsion for {streak}/{limit} turns · tie-break: {tb.lower()}",
         ),
-        font=font(20),
-        fill=MUTED,
-        anchor="lm",
+        20,
+        width - 32,
+        MUTED,
+        False,
     )
     if view.get("draw_offer") is not None:
         d.text(
-            (width - 16, fy + 52),
+            (width - 16, fy + 50),
             _t(lang, "Départage proposé", "Tie-break proposed"),
             font=font(20, True),
             fill=HIGHLIGHT,
