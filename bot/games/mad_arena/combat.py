@@ -141,6 +141,8 @@ def eliminate(state: MAState, ctx: Ctx, attacker: str, victim: str) -> None:
     a.trophies.extend(v.trophies)
     taken = len(v.trophies)
     v.trophies = []
+    if v.pick is not None:
+        v.discard.append(v.pick)
     v.pick = None
     if state.net_on == victim:
         state.net_on = None
