@@ -480,6 +480,7 @@ class FakeDiscord:
         self._seq = 0
         self._command_ids: dict[tuple[str, int, int | None], int] = {}
         self.auto_thread_create_event = True
+        self._expired_ids: set[int] = set()
 
     # -- installation -------------------------------------------------------
 
@@ -593,6 +594,7 @@ class FakeDiscord:
             application_id=int(payload["application_id"]),
             payload=payload,
             dispatched_at=loop.time(),
+            expired=int(payload["id"]) in self._expired_ids,
         )
         self.add_user(user)
         if "message" in payload:
@@ -681,11 +683,14 @@ class FakeDiscord:
             f for f in self.faults if f.pattern.pattern != rf"^/channels/{cid}/messages$"
         ]
 
-    def expire_interaction(self, interaction_id: int) -> None:
-        """The interaction's token is dead (3 s without ack, or 15 min later):
-        the callback answers 404 10062 and webhook routes 404 10015."""
-        fi = self.interactions[int(interaction_id)]
-        fi.expired = True
+    def expire_interaction(self, interaction_id: int | str) -> None:
+        """The interaction's token is dead (no ack within 3 s, or 15 min
+        later): its callback answers 404 10062 and its webhook routes 404
+        10015.  May be called before the interaction is dispatched."""
+        self._expired_ids.add(int(interaction_id))
+        fi = self.interactions.get(int(interaction_id))
+        if fi is not None:
+            fi.expired = True
 
     # -- checks -------------------------------------------------------------
 
@@ -716,6 +721,18 @@ class FakeDiscord:
                 f"interaction {fi.id} made REST calls before acknowledging it: {before}"
             )
         return fi
+
+    def assert_no_pending_thinking(self) -> None:
+        """No "Bot is thinking..." message was left without a followup/edit."""
+        stuck = [
+            (fi.id, fi.original_message_id)
+            for fi in self.interactions.values()
+            if fi.original_message_id is not None
+            and self.messages[fi.original_message_id].loading
+            and not self.messages[fi.original_message_id].deleted
+        ]
+        if stuck:
+            raise AssertionError(f"deferred interactions never followed up (id, message): {stuck}")
 
     def assert_all_acknowledged_first(self) -> None:
         for iid in self.interactions:

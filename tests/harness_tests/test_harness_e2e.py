@@ -19,7 +19,7 @@ import pytest
 from discord import app_commands
 from discord.ext import commands
 
-from tests.harness import FakeDiscord, Harness, World, dispatch, settle
+from tests.harness import Harness, World, dispatch, settle
 from tests.harness import payloads as P
 
 PNG = (

@@ -1,0 +1,237 @@
+"""The low-level API (FakeDiscord + start/prime/dispatch/settle) with a plain
+``discord.Client``, raw payloads from ``payloads``, and the docs example."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+import pytest
+from discord import app_commands
+from discord.ext import commands
+
+from tests.harness import FakeDiscord, Harness, World, dispatch, prime, settle, start
+from tests.harness import payloads as P
+
+
+class PlainClient(discord.Client):
+    """A bare Client with a CommandTree: the harness needs no commands.Bot."""
+
+    def __init__(self) -> None:
+        super().__init__(intents=discord.Intents.default())
+        self.tree = app_commands.CommandTree(self)
+        self.seen: list[Any] = []
+        game = app_commands.Group(name="game", description="Games")
+        match = app_commands.Group(name="match", description="Matches", parent=game)
+
+        @match.command(description="Join a match")
+        async def join(
+            interaction: discord.Interaction,
+            seat: int,
+            ai: bool = False,
+            who: discord.Member | None = None,
+        ) -> None:
+            self.seen.append(
+                (
+                    seat,
+                    ai,
+                    who.id if who else None,
+                    str(interaction.locale),
+                    str(interaction.guild_locale),
+                    interaction.channel_id,
+                )
+            )
+            await interaction.response.send_message(f"seat {seat}")
+
+        self.tree.add_command(game)
+
+    async def setup_hook(self) -> None:
+        await self.tree.sync()
+
+
+@pytest.fixture
+def world() -> World:
+    return World(preferred_locale="fr")
+
+
+async def test_low_level_prime_dispatch_settle(world: World) -> None:
+    client = PlainClient()
+    fake = FakeDiscord(application_id=world.application_id, bot_user=world.bot)
+    await start(client, fake)
+    await prime(
+        client, bot_user=world.bot, application_id=world.application_id, guilds=[world.guild]
+    )
+    try:
+        assert client.user is not None and client.user.id == int(world.bot["id"])
+        guild = client.get_guild(int(world.guild["id"]))
+        assert guild is not None and guild.preferred_locale is discord.Locale.french
+        bob = world.as_member(world.players[1])
+        carol = world.players[2]
+        payload = P.application_command(
+            bob,
+            "game",
+            [
+                P.subcommand_group(
+                    "match",
+                    [
+                        P.subcommand(
+                            "join",
+                            [
+                                P.option("seat", 2),
+                                P.option("ai", True),
+                                P.option("who", carol["user"]["id"], type=P.USER),
+                            ],
+                        )
+                    ],
+                )
+            ],
+            resolved=P.resolved_users(carol),
+            application_id=world.application_id,
+            channel=world.channel,
+            guild_id=int(world.guild["id"]),
+            locale="en-GB",
+            guild_locale="fr",
+        )
+        fi = await dispatch(client, payload)
+        await settle(client)
+        assert client.seen == [
+            (2, True, int(carol["user"]["id"]), "en-GB", "fr", int(world.channel["id"]))
+        ]
+        assert fi is not None and fi.response_type == 4
+        assert fake.last_public_message(world.channel["id"]).content == "seat 2"
+        fake.assert_all_acknowledged_first()
+    finally:
+        await client.close()
+        fake.uninstall()
+
+
+async def test_payloads_parse_into_discord_objects(world: World) -> None:
+    client = PlainClient()
+    fake = FakeDiscord(application_id=world.application_id, bot_user=world.bot)
+    await start(client, fake)
+    thread = P.thread_channel(
+        guild_id=int(world.guild["id"]),
+        parent_id=int(world.channel["id"]),
+        owner_id=int(world.bot["id"]),
+    )
+    guild_json = dict(world.guild, threads=[thread])
+    await prime(
+        client, bot_user=world.bot, application_id=world.application_id, guilds=[guild_json]
+    )
+    try:
+        guild = client.get_guild(int(world.guild["id"]))
+        assert guild is not None
+        t = guild.get_thread(int(thread["id"]))
+        assert t is not None and t.parent_id == int(world.channel["id"])
+        msg_json = {
+            "id": str(P.snowflake()),
+            "channel_id": thread["id"],
+            "type": 0,
+            "content": "x",
+            "author": world.bot,
+            "timestamp": "2025-01-01T00:00:00+00:00",
+            "edited_timestamp": None,
+            "tts": False,
+            "mention_everyone": False,
+            "mentions": [],
+            "mention_roles": [],
+            "attachments": [],
+            "embeds": [],
+            "pinned": False,
+            "flags": P.EPHEMERAL,
+            "components": [
+                {
+                    "type": 1,
+                    "components": [{"type": 2, "style": 1, "label": "Go", "custom_id": "go"}],
+                }
+            ],
+        }
+        payload = P.component_interaction(
+            world.as_member(world.players[0]),
+            msg_json,
+            "go",
+            application_id=world.application_id,
+            channel=thread,
+            guild_id=int(world.guild["id"]),
+        )
+        seen: list[discord.Interaction] = []
+
+        @client.event
+        async def on_interaction(interaction: discord.Interaction) -> None:
+            seen.append(interaction)
+            await interaction.response.defer()
+
+        await dispatch(client, payload)
+        await settle(client)
+        (interaction,) = seen
+        assert isinstance(interaction.channel, discord.Thread)
+        assert interaction.message is not None and interaction.message.flags.ephemeral
+        assert isinstance(interaction.user, discord.Member)
+        assert interaction.data is not None and interaction.data["custom_id"] == "go"
+        assert fake.interaction(interaction.id).response_type == 6
+    finally:
+        await client.close()
+        fake.uninstall()
+
+
+async def test_expire_before_dispatch_and_pending_thinking() -> None:
+    world = World()
+
+    class Bot(commands.Bot):
+        def __init__(self) -> None:
+            super().__init__(command_prefix="!", intents=discord.Intents.default())
+            self.errors: list[Any] = []
+
+        async def setup_hook(self) -> None:
+            @self.tree.command(description="Defer and forget")
+            async def lazy(interaction: discord.Interaction) -> None:
+                try:
+                    await interaction.response.defer(thinking=True)
+                except discord.NotFound as exc:
+                    self.errors.append(exc.code)
+
+            await self.tree.sync()
+
+    h = await Harness.boot(Bot(), world)
+    try:
+        payload = h.command_payload(world.players[0], "lazy")
+        h.fake.expire_interaction(payload["id"])
+        await dispatch(h.client, payload)
+        await settle(h.client)
+        assert h.client.errors == [10062]
+        await h.slash(world.players[0], "lazy")
+        with pytest.raises(AssertionError, match="never followed up"):
+            h.fake.assert_no_pending_thinking()
+    finally:
+        await h.close()
+
+
+# --- the example of docs/testing-discord.md, verbatim ---------------------
+
+
+class DocBot(commands.Bot):
+    def __init__(self) -> None:
+        super().__init__(command_prefix="!", intents=discord.Intents.default())
+
+    async def setup_hook(self) -> None:
+        @self.tree.command(description="Say hi")
+        async def hi(interaction: discord.Interaction) -> None:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            await interaction.followup.send(f"hi ({interaction.locale})", ephemeral=True)
+
+        await self.tree.sync()
+
+
+async def test_docs_example() -> None:
+    world = World()
+    world.locales[int(world.players[0]["user"]["id"])] = "fr"
+    h = await Harness.boot(DocBot(), world)
+    try:
+        alice = world.players[0]
+        fi = await h.slash(alice, "hi")
+        h.fake.assert_acknowledged_first(fi.id)
+        (msg,) = h.fake.ephemerals_for(int(alice["user"]["id"]))
+        assert msg.content == "hi (fr)"
+        assert h.fake.messages_in(world.channel["id"]) == []
+    finally:
+        await h.close()
