@@ -37,6 +37,9 @@ NONE = -1e9
 ATTACK_WEIGHT = 2.5
 CARE = 0.3
 URGENCY = 0.3
+DISARM_COST = 2.5
+FALL_COST = 3.0
+KNOCKDOWN_BONUS = 2.5
 
 
 @cache
@@ -100,11 +103,14 @@ class Planner:
         unleashed = not down and posture == "dechainee"
         en_garde = not t.down and t.posture == "garde"
         if en_garde and not me.disarmed:
-            score -= miss_even * 2.0
+            score -= miss_even * DISARM_COST
         if unleashed:
-            score -= miss_odd * 2.0
+            score -= miss_odd * FALL_COST
             if en_garde:
-                score += 2.5
+                # The defender always falls, but an unleashed fighter next to an
+                # en-garde one risks both falling and losing its weapon: only
+                # worth it against a weakened defender others can finish.
+                score += KNOCKDOWN_BONUS * (1.0 if t.hp <= 3 else 0.4)
         return score
 
     def hex_attack(self, h: Hex, posture: str, down: bool) -> float:

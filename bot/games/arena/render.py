@@ -128,11 +128,25 @@ def render_board(view: dict[str, Any], lang: str = "en") -> bytes:
                 centred_text(draw, (x, y), str(k), 12, (20, 20, 20), True)
         sx, sy = pts[0]
         draw.ellipse((sx - 11, sy - 11, sx + 11, sy + 11), outline=mover, width=4)
-        atk = last.get("attack")
-        if atk:
-            ax, ay = centre(*atk["at"])
-            dx, dy = centre(*fighters[atk["defender"]]["pos"])
-            _arrow(draw, (ax, ay), (dx, dy), DANGER if atk["hit"] else INK)
+
+    # The turn being built (a prompt's picture): the steps so far, dashed.
+    turn = view.get("turn")
+    if turn and len(turn.get("path") or []) > 1:
+        pts = [centre(q, r) for q, r in turn["path"]]
+        mover = colour(fighters[turn["seat"]]["colour"])
+        for (x0, y0), (x1, y1) in zip(pts, pts[1:], strict=False):
+            for k in range(0, 10, 2):
+                a, b = k / 10, (k + 1) / 10
+                draw.line(
+                    (
+                        x0 + (x1 - x0) * a,
+                        y0 + (y1 - y0) * a,
+                        x0 + (x1 - x0) * b,
+                        y0 + (y1 - y0) * b,
+                    ),
+                    fill=mover,
+                    width=6,
+                )
 
     # Dropped weapons (under the fighters so a fighter on it still shows).
     occupied = {tuple(f["pos"]) for f in fighters}
@@ -184,8 +198,52 @@ def render_board(view: dict[str, Any], lang: str = "en") -> bytes:
             draw.ellipse((bx - 10, by - 10, bx + 10, by + 10), fill=OK, outline=(15, 15, 15))
             centred_text(draw, (bx, by), "+", 16, (15, 15, 15), True)
 
+    # The last attack, over the pawns so it stays visible.
+    atk = last.get("attack") if last else None
+    if atk:
+        ax, ay = centre(*atk["at"])
+        dx, dy = centre(*fighters[atk["defender"]]["pos"])
+        _arrow(draw, (ax, ay), (dx, dy), DANGER if atk["hit"] else INK)
+
+    _legend(draw, fr)
     _side_panel(draw, view, fr)
     return png_bytes(img)
+
+
+def _legend(draw: ImageDraw.ImageDraw, fr: bool) -> None:
+    """What the markers mean, under the board."""
+    y = HEIGHT - 34
+    x = 24.0
+    f = font(14)
+    items = [
+        ("path", "dernier trajet" if fr else "last path"),
+        ("disarmed", "désarmé" if fr else "disarmed"),
+        ("weapon", "arme au sol" if fr else "dropped weapon"),
+        ("rest", "repos" if fr else "resting"),
+        ("out", "hors de combat (case bloquée)" if fr else "knocked out (blocked hex)"),
+    ]
+    for kind, text in items:
+        if kind == "path":
+            draw.line((x, y, x + 22, y), fill=HIGHLIGHT, width=6)
+            x += 28
+        elif kind == "disarmed":
+            draw.ellipse((x, y - 9, x + 18, y + 9), fill=DANGER)
+            draw.line((x + 5, y - 4, x + 13, y + 4), fill=INK, width=3)
+            draw.line((x + 5, y + 4, x + 13, y - 4), fill=INK, width=3)
+            x += 24
+        elif kind == "weapon":
+            draw.line((x, y + 9, x + 18, y - 9), fill=INK, width=4)
+            x += 24
+        elif kind == "rest":
+            draw.ellipse((x, y - 9, x + 18, y + 9), fill=OK)
+            centred_text(draw, (x + 9, y), "+", 14, (15, 15, 15), True)
+            x += 24
+        else:
+            draw.line((x, y - 8, x + 16, y + 8), fill=DANGER, width=4)
+            draw.line((x, y + 8, x + 16, y - 8), fill=DANGER, width=4)
+            x += 22
+        draw.text((x, y), text, font=f, fill=MUTED, anchor="lm")
+        x += draw.textlength(text, font=f) + 18
 
 
 def _arrow(
@@ -198,8 +256,8 @@ def _arrow(
     bx, by = b
     length = math.hypot(bx - ax, by - ay) or 1.0
     ux, uy = (bx - ax) / length, (by - ay) / length
-    sx, sy = ax + ux * SIZE * 0.45, ay + uy * SIZE * 0.45
-    ex, ey = bx - ux * SIZE * 0.5, by - uy * SIZE * 0.5
+    sx, sy = ax + ux * SIZE * 0.5, ay + uy * SIZE * 0.5
+    ex, ey = bx - ux * SIZE * 0.78, by - uy * SIZE * 0.78
     draw.line((sx, sy, ex, ey), fill=fill, width=6)
     px, py = -uy, ux
     head = [
@@ -342,7 +400,7 @@ def _last_turn(
         draw.text((x1 - 8, y + 15), f"= {total}", font=font(20, True), fill=INK, anchor="rm")
         y += 34
     if atk["hit"]:
-        res = f"{'Touché' if fr else 'Hit'} : -{atk['damage']} {'PV' if fr else 'HP'} → {d['name'][:12]} {atk['hp_after']}"
+        res = f"{'Touché' if fr else 'Hit'} : -{atk['damage']} {'PV' if fr else 'HP'} → {d['name'][:12]} {atk['hp_after']} {'PV' if fr else 'HP'}"
         col = DANGER
     else:
         res = "Paré" if fr else "Parried"

@@ -1,0 +1,63 @@
+"""The board picture: a PNG no larger than 1024 px, pure and deterministic."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from PIL import Image
+
+from bot.engine import Match, SeatSpec
+from bot.engine.autoplay import play_out
+from tests.games.arena.helpers import GAME, arrange, play
+
+
+def image(data: bytes) -> Image.Image:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    return Image.open(io.BytesIO(data))
+
+
+def busy_state():
+    """Every marker at once: down, disarmed with the weapon elsewhere, knocked out, a path."""
+    state = arrange(
+        [(0, 0), (2, 0), (-3, 3), (0, -3), (3, -3)],
+        f1={"posture": "agressive"},
+        f2={"down": True, "hp": 3},
+        f3={"disarmed": True, "weapon_at": (1, -2), "hp": 2},
+        f4={"out": True, "hp": 0},
+    )
+    play(state, 0, "balancee", "e", "atk1", "ne", dice=[6, 5, 1])
+    return state
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_render_fits_discord_and_is_deterministic(lang: str) -> None:
+    view = GAME.view(busy_state(), None)
+    a = GAME.render(view, lang)
+    b = GAME.render(view, lang)
+    assert a == b
+    img = image(a)
+    assert max(img.size) <= 1024
+
+
+def test_languages_differ_and_the_view_is_not_mutated() -> None:
+    view = GAME.view(busy_state(), None)
+    before = repr(view)
+    assert GAME.render(view, "fr") != GAME.render(view, "en")
+    assert repr(view) == before
+
+
+def test_the_last_path_is_highlighted() -> None:
+    state = busy_state()
+    plain = GAME.view(state, None)
+    no_path = dict(plain, last=None)
+    assert GAME.render(plain, "en") != GAME.render(no_path, "en")
+
+
+@pytest.mark.parametrize("n", [2, 6])
+def test_render_at_start_and_at_the_end(n: int) -> None:
+    m = Match.create("arena", [SeatSpec(name=f"Fighter{i}", ai=True) for i in range(n)], seed="r")
+    image(m.render(None, "fr"))
+    play_out(m)
+    image(m.render(None, "en"))
+    image(m.render(0, "fr"))
