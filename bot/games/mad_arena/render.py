@@ -116,6 +116,36 @@ def _badge(
         )
 
 
+def _plain(text: str) -> str:
+    """Drop emoji the bundled font cannot draw (outside the Basic Multilingual Plane)."""
+    return "".join(ch for ch in text if ord(ch) < 0x10000 and ch not in "\ufe0f").strip()
+
+
+def _banner(draw: ImageDraw.ImageDraw, text: str) -> None:
+    """The result across the middle of the arena, wrapped on up to three lines."""
+    words = _plain(text).split()
+    lines: list[str] = []
+    line = ""
+    f = font(28, True)
+    for word in words:
+        trial = f"{line} {word}".strip()
+        if draw.textlength(trial, font=f) > W - 80 and line:
+            lines.append(line)
+            line = word
+        else:
+            line = trial
+    if line:
+        lines.append(line)
+    lines = lines[:3]
+    h = 20 + 40 * len(lines)
+    top = ROSTER_Y - h - 6
+    draw.rounded_rectangle(
+        (20, top, W - 20, top + h), radius=16, fill=(20, 20, 24), outline=HIGHLIGHT, width=4
+    )
+    for i, ln in enumerate(lines):
+        centred_text(draw, (W / 2, top + 30 + 40 * i), ln, 28, HIGHLIGHT, True)
+
+
 def render_arena(view: dict[str, Any], lang: str = "en") -> bytes:
     img, draw = canvas(W, H, BG)
     zones = view["zones"]
@@ -146,9 +176,6 @@ def render_arena(view: dict[str, Any], lang: str = "en") -> bytes:
     status = w(phase, lang)
     if phase == "action":
         status += f" : {view['countdown']}" if lang.startswith("fr") else f": {view['countdown']}"
-    if phase == "over" and view.get("result"):
-        status = view["result"]["fr" if lang.startswith("fr") else "en"]
-        status = status[:60]
     draw.text(
         (W - 16, 32),
         status,
@@ -186,6 +213,9 @@ def render_arena(view: dict[str, Any], lang: str = "en") -> bytes:
         y0 = y - r + 58
         for k, f in enumerate(here):
             _badge(draw, x, y0 + k * step, f, f["id"] == actor, f["id"] in targets)
+
+    if phase == "over" and view.get("result"):
+        _banner(draw, view["result"]["fr" if lang.startswith("fr") else "en"])
 
     # Roster: every fighter with player, HP, card in play, trophies; eliminated greyed.
     draw.rectangle((0, ROSTER_Y, W, H), fill=(26, 27, 32))
