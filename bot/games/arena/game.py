@@ -544,6 +544,17 @@ class ArenaGame(Game[ArenaState]):
         """A fresh board image after every finished turn (and the end of the match)."""
         return any(e.type in ("turn_end", "match_end") for e in events)
 
+    def parse_option(self, state: ArenaState, decision: Decision, text: str) -> str | None:
+        """Typed moves: an option id or label, or the name of the hex a step reaches (``D5``)."""
+        found = super().parse_option(state, decision, text)
+        if found is not None:
+            return found
+        wanted = text.strip().upper()
+        for opt in decision.options:
+            if opt.stats.get("to") == wanted:
+                return opt.id
+        return None
+
     # --- persistence ---------------------------------------------------------------
     def dump(self, state: ArenaState) -> dict[str, Any]:
         return state.model_dump(mode="json")

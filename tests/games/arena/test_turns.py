@@ -189,3 +189,14 @@ def test_events_are_bilingual() -> None:
         assert e.text.fr and e.text.en
         if isinstance(e, Event):
             json.dumps(e.data)
+
+
+def test_typed_hex_names_and_ids_map_to_options() -> None:
+    state = arrange([(0, 0), (3, -3)])
+    d = GAME.pending(state)[0]
+    assert GAME.parse_option(state, d, "Balancée") == "balancee"
+    play(state, 0, "defensive")
+    d = GAME.pending(state)[0]
+    assert GAME.parse_option(state, d, "d5") == "e"
+    assert GAME.parse_option(state, d, "ne") == "ne"
+    assert GAME.parse_option(state, d, "Z9") is None
