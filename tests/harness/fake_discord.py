@@ -147,6 +147,7 @@ class FakeMessage:
     edited: bool = False
     reactions: list[str] = field(default_factory=list)
     thread_id: int | None = None
+    thread_json: Json | None = field(default=None, repr=False)
 
     def __repr__(self) -> str:
         who = f" ephemeral_for={self.ephemeral_for}" if self.ephemeral_for else ""
@@ -212,8 +213,8 @@ class FakeMessage:
             data["application_id"] = str(self.webhook_id)
         if self.interaction_meta is not None:
             data["interaction_metadata"] = copy.deepcopy(self.interaction_meta)
-        if self.thread_id is not None:
-            data["thread"] = {"id": str(self.thread_id)}
+        if self.thread_json is not None:
+            data["thread"] = copy.deepcopy(self.thread_json)
         return data
 
 
@@ -235,6 +236,8 @@ class FakeInteraction:
     acked_at: float | None = None
     ack_seq: int | None = None
     original_message_id: int | None = None
+    #: messages created by followups (the first followup after a thinking
+    #: defer fills the original message instead: see original_message_id)
     followup_ids: list[int] = field(default_factory=list)
     modal: Json | None = None
     choices: list[Json] | None = None
@@ -1287,6 +1290,7 @@ class FakeDiscord:
         )
         if message_id is not None:
             self.messages[int(message_id)].thread_id = tid
+            self.messages[int(message_id)].thread_json = thread
         self.channels[tid] = thread
         if self.auto_thread_create_event and self.client is not None:
             # Discord also sends THREAD_CREATE over the gateway to the creator.
@@ -1423,7 +1427,6 @@ class FakeDiscord:
             eph = original.flags & P.EPHEMERAL
             self._apply_edit(original, body, call.files)
             original.flags = (original.flags & ~P.LOADING) | eph
-            fi.followup_ids.append(original.id)
             return 200, original.to_json()
         msg = self._message_from_payload(fi.channel_id, body, call.files)
         msg.webhook_id = self.application_id

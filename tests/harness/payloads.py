@@ -548,7 +548,8 @@ def _interaction_base(
     else:
         payload["user"] = user_data
         payload["context"] = 1  # BOT_DM
-        payload["authorizing_integration_owners"] = {"0": str(user_data["id"])}
+        # guild-installed app used in the bot's DM: the guild owner key is "0"
+        payload["authorizing_integration_owners"] = {"0": "0"}
     if message is not None:
         payload["message"] = message
     return payload

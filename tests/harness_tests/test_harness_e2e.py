@@ -159,6 +159,16 @@ class Demo(commands.GroupCog, group_name="demo", group_description="Demo command
         self.bot.seen.append(("thread", thread.id, type(cached).__name__))
         await interaction.followup.send(f"Playing in {thread.mention}")
 
+    @app_commands.command(description="Open a thread on a message")
+    async def threadmsg(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("Lobby")
+        view = discord.ui.View(timeout=None)
+        view.add_item(Roll(6))
+        assert isinstance(interaction.channel, discord.TextChannel)
+        lobby = await interaction.channel.send("Board", view=view)
+        thread = await lobby.create_thread(name="Match #2")
+        await thread.send("Round 1", view=view)
+
     @app_commands.command(description="Uses a route the fake does not know")
     async def roles(self, interaction: discord.Interaction) -> None:
         assert interaction.guild is not None
@@ -415,6 +425,22 @@ async def test_thread_creation_feeds_thread_create(h: Harness) -> None:
     assert h.client.seen[-1] == ("thread", int(thread["id"]), "Thread")
     assert [m.content for m in h.fake.messages_in(thread["id"])] == ["Round 1"]
     assert thread["name"] == "Match #1" and thread["type"] == P.PUBLIC_THREAD
+
+
+async def test_thread_on_message_and_buttons_in_it(h: Harness) -> None:
+    w = h.world
+    fi = await h.slash(w.players[0], "demo threadmsg")
+    h.fake.assert_acknowledged_first(fi.id)
+    lobby, board = h.fake.messages_in(w.channel["id"])
+    assert lobby.id == fi.original_message_id and board.content == "Board"
+    (thread,) = h.fake.threads(parent_id=w.channel["id"])
+    assert int(thread["id"]) == board.id and board.thread_id == board.id
+    await h.click(w.players[1], board, label="Roll 6")  # message JSON carries its thread
+    (in_thread,) = h.fake.messages_in(thread["id"])
+    await h.click(w.players[2], in_thread, label="Roll 6")
+    assert [s[2] for s in h.client.seen] == [uid(w.players[1]), uid(w.players[2])]
+    (reply,) = h.fake.ephemerals_for(uid(w.players[2]))
+    assert reply.channel_id == int(thread["id"])
 
 
 async def test_content_over_2000_chars_fails_the_test(h: Harness) -> None:
