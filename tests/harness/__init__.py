@@ -7,7 +7,7 @@ and a gateway-less runner.
 
 from . import payloads
 from .fake_discord import Call, FakeDiscord, FakeInteraction, FakeMessage, FaultRule
-from .runner import Harness, World, dispatch, prime, settle, shutdown, start
+from .runner import Harness, World, dispatch, feed, prime, settle, shutdown, start
 
 __all__ = [
     "Call",
@@ -18,6 +18,7 @@ __all__ = [
     "Harness",
     "World",
     "dispatch",
+    "feed",
     "payloads",
     "prime",
     "settle",

@@ -96,29 +96,53 @@ def error_records() -> list[logging.LogRecord]:
     return list(_error_log.records)
 
 
-def _innermost(task: asyncio.Future[Any]) -> Any:
-    coro = task.get_coro() if isinstance(task, asyncio.Task) else None
-    while coro is not None:
-        awaited = getattr(coro, "cr_await", None) or getattr(coro, "gi_yieldfrom", None)
-        if awaited is None or not (
-            hasattr(awaited, "cr_await") or hasattr(awaited, "gi_yieldfrom")
-        ):
-            return coro, awaited
-        coro = awaited
-    return None, None
+#: Coroutines that wait for something outside the current burst of work (a
+#: user action, another interaction, a timer): a task suspended inside one of
+#: them is idle, not busy.
+_IDLE_CODES = {
+    asyncio.Event.wait.__code__,
+    asyncio.Condition.wait.__code__,
+    asyncio.Queue.get.__code__,
+    discord.Client.wait_for.__code__,
+    discord.ui.view.BaseView.wait.__code__,
+}
 
 
-def _parked(task: asyncio.Task[Any], threshold: float, depth: int = 0) -> bool:
-    """Blocked in ``asyncio.sleep(d)`` with ``d >= threshold``, or awaiting a
-    task that is: it will not progress until (simulated) time passes."""
-    coro, awaited = _innermost(task)
-    if coro is None or depth > 10:
+def _chain(task: asyncio.Task[Any]) -> tuple[list[Any], Any]:
+    """The suspended coroutines of ``task``, outermost first, and what the
+    innermost one awaits (a future, or None)."""
+    coros = []
+    coro: Any = task.get_coro()
+    while coro is not None and hasattr(coro, "cr_code"):
+        coros.append(coro)
+        coro = coro.cr_await
+    return coros, coro
+
+
+def _idle(task: asyncio.Task[Any], threshold: float, depth: int = 0) -> bool:
+    """Whether ``task`` waits for an outside event rather than for work in
+    progress: blocked in ``asyncio.sleep(d >= threshold)``, in an Event /
+    Condition / Queue wait, ``Client.wait_for``, ``View.wait``, in
+    ``asyncio.wait_for`` around such a wait, or awaiting a task that is idle.
+    Anything else (REST, aiosqlite, worker threads, locks) is busy."""
+    if depth > 20:
         return False
-    if getattr(coro, "cr_code", None) is asyncio.sleep.__code__:
-        delay = coro.cr_frame.f_locals.get("delay", 0) if coro.cr_frame else 0
-        return delay >= threshold
+    coros, awaited = _chain(task)
+    if not coros:
+        return False
+    for coro in coros:
+        if coro.cr_code in _IDLE_CODES:
+            return True
+    inner = coros[-1]
+    if inner.cr_code is asyncio.sleep.__code__:
+        return (inner.cr_frame.f_locals.get("delay", 0) if inner.cr_frame else 0) >= threshold
+    if inner.cr_code is asyncio.wait_for.__code__ and inner.cr_frame is not None:
+        fut = inner.cr_frame.f_locals.get("fut")
+        if isinstance(fut, asyncio.Task):
+            return _idle(fut, threshold, depth + 1)
+        return False
     if isinstance(awaited, asyncio.Task):
-        return _parked(awaited, threshold, depth + 1)
+        return _idle(awaited, threshold, depth + 1)
     return False
 
 
@@ -144,7 +168,8 @@ async def settle(
     allow_errors: bool = False,
     check_fake: bool = True,
 ) -> None:
-    """Wait until every task created since tracking began is done or parked.
+    """Wait until every task created since tracking began is done or idle
+    (see :func:`_idle`: long sleeps, event/queue waits, ``wait_for``...).
 
     Fails (AssertionError) after ``timeout`` seconds listing the busy tasks,
     when an ERROR was logged since the previous settle (a handler raised;
@@ -165,7 +190,7 @@ async def settle(
                 continue
             if ignore is not None and ignore(t):
                 continue
-            if _parked(t, park_threshold):
+            if _idle(t, park_threshold):
                 continue
             busy.append(t)
         if not busy:
@@ -284,6 +309,18 @@ async def dispatch(client: discord.Client, payload: Json) -> FakeInteraction | N
     return fi
 
 
+async def feed(client: discord.Client, event: str, data: Json) -> None:
+    """Feed any other gateway event (``"THREAD_DELETE"``, ``"CHANNEL_DELETE"``,
+    ``"GUILD_MEMBER_REMOVE"``...) to its discord.py parser, as the gateway
+    would; call :func:`settle` afterwards."""
+    _ensure_tracking()
+    parser = client._connection.parsers.get(event.upper())
+    if parser is None:
+        raise AssertionError(f"discord.py has no parser for gateway event {event!r}")
+    parser(copy.deepcopy(data))
+    await asyncio.sleep(0)
+
+
 async def shutdown(client: discord.Client, fake: FakeDiscord | None = None) -> None:
     """Close the client (a restart: then install the same fake on a new one)."""
     await client.close()
@@ -352,7 +389,14 @@ class Harness:
 
         Uses the id and guild of the command as last synced to the fake."""
         names = command.split()
-        opts = [P.option(k, v, focused=k == focused) for k, v in options.items()]
+        in_dm = (channel or self.world.channel).get("type") == P.DM
+        opts, people = [], []
+        for k, v in options.items():
+            if isinstance(v, dict):  # a user or member payload: a USER option
+                people.append(v)
+                opts.append(P.option(k, P._user_of(v)["id"], type=P.USER, focused=k == focused))
+            else:
+                opts.append(P.option(k, v, focused=k == focused))
         if len(names) == 3:
             tree_opts = [P.subcommand_group(names[1], [P.subcommand(names[2], opts)])]
         elif len(names) == 2:
@@ -373,6 +417,9 @@ class Harness:
             command_id=int(synced["id"]) if synced else None,
             command_guild_id=int(synced["guild_id"]) if synced and synced.get("guild_id") else None,
             autocomplete=focused is not None,
+            resolved=P.resolved_users(*(self.world.as_member(p) for p in people), guild=not in_dm)
+            if people
+            else None,
             **self._common(who, channel, locale),
         )
 

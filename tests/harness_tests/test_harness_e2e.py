@@ -19,7 +19,7 @@ import pytest
 from discord import app_commands
 from discord.ext import commands
 
-from tests.harness import Harness, World, dispatch, settle
+from tests.harness import Harness, World, dispatch, feed, settle
 from tests.harness import payloads as P
 
 PNG = (
@@ -189,7 +189,28 @@ class Demo(commands.GroupCog, group_name="demo", group_description="Demo command
     @app_commands.command(description="Wait forever")
     async def hang(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer()
-        await asyncio.Event().wait()
+        await asyncio.get_running_loop().create_future()  # nobody will resolve it
+
+    @app_commands.command(description="Edit the original response")
+    async def edit(
+        self, interaction: discord.Interaction, target: discord.Member | None = None
+    ) -> None:
+        await interaction.response.defer()
+        try:
+            await interaction.edit_original_response(
+                content=f"edited for {target.id if target else None}"
+            )
+        except discord.NotFound as exc:
+            self.bot.seen.append(("edit-failed", exc.status, exc.code))
+        else:
+            self.bot.seen.append(("edited", target.id if target else None))
+
+    @app_commands.command(description="Wait for a signal, then answer")
+    async def later(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(thinking=True)
+        await asyncio.wait_for(self.bot.go.wait(), timeout=300)
+        await asyncio.sleep(0.01)  # short sleeps are work in progress
+        await interaction.followup.send("went")
 
     @app_commands.command(description="Autocompleted")
     async def find(self, interaction: discord.Interaction, card: str) -> None:
@@ -224,6 +245,7 @@ class DemoBot(commands.Bot):
         super().__init__(command_prefix="!", intents=discord.Intents.default(), help_command=None)
         self.seen: list[tuple[Any, ...]] = []
         self.dev_guild = dev_guild
+        self.go = asyncio.Event()
 
     async def setup_hook(self) -> None:
         await self.tree.set_translator(FrenchTranslator())
@@ -388,6 +410,16 @@ async def test_expired_token_raises_notfound_10062(h: Harness) -> None:
     assert h.client.seen[-1] == ("say-failed", "NotFound", 404, 10062)
 
 
+async def test_unknown_webhook_raises_notfound_10015(h: Harness) -> None:
+    w = h.world
+    fi = await h.slash(w.players[0], "demo edit", target=w.players[1])
+    assert h.client.seen[-1] == ("edited", uid(w.players[1]))
+    assert h.fake.message(fi.original_message_id).content == f"edited for {uid(w.players[1])}"
+    h.fake.fail_next("PATCH", r"^/webhooks/\d+/[^/]+/messages/@original$", 404, code=10015)
+    await h.slash(w.players[0], "demo edit")
+    assert h.client.seen[-1] == ("edit-failed", 404, 10015)
+
+
 async def test_unknown_message_raises_notfound_10008(h: Harness) -> None:
     await h.slash(h.world.players[0], "demo gone")
     assert ("gone", 404, 10008) in h.client.seen
@@ -481,6 +513,35 @@ async def test_settle_times_out_on_a_stuck_handler(h: Harness) -> None:
     for task in asyncio.all_tasks():
         if task.get_name() == "CommandTree-invoker":
             task.cancel()
+
+
+async def test_settle_treats_event_waits_as_idle(h: Harness) -> None:
+    fi = await h.slash(h.world.players[0], "demo later")  # returns: the handler is idle
+    assert h.fake.message(fi.original_message_id).loading
+    with pytest.raises(AssertionError, match="never followed up"):
+        h.fake.assert_no_pending_thinking()
+    h.client.go.set()
+    await settle(h.client)
+    assert h.fake.message(fi.original_message_id).content == "went"
+    h.fake.assert_no_pending_thinking()
+
+
+async def test_feed_other_gateway_events(h: Harness) -> None:
+    await h.slash(h.world.players[0], "demo thread")
+    (thread,) = h.fake.threads()
+    assert h.client.get_channel(int(thread["id"])) is not None
+    await feed(
+        h.client,
+        "THREAD_DELETE",
+        {
+            "id": thread["id"],
+            "guild_id": thread["guild_id"],
+            "parent_id": thread["parent_id"],
+            "type": 11,
+        },
+    )
+    await settle(h.client)
+    assert h.client.get_channel(int(thread["id"])) is None
 
 
 async def test_restart_keeps_discord_state_and_buttons_work() -> None:
