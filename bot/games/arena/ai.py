@@ -35,7 +35,7 @@ from bot.games.arena.state import ArenaState, Fighter, Turn
 
 NONE = -1e9
 ATTACK_WEIGHT = 2.5
-CARE = 0.3
+CARE = 1.0
 URGENCY = 0.3
 DISARM_COST = 2.5
 FALL_COST = 3.0
@@ -151,6 +151,8 @@ class Planner:
                     # An unleashed attacker always knocks an en-garde defender down.
                     best += 1.2
             threat += best
+        # Each opponent attacks one fighter a turn: with many around, a share of them.
+        threat *= min(1.0, 2.0 / max(1, len(self.enemies)))
         # A draw after round 10 is a loss for everyone: caution fades, urgency grows.
         rnd = self.state.round
         care = (CARE + (MAX_HP - me.hp) / 6) * (1.0 - rnd / 25)

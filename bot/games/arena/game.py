@@ -266,7 +266,6 @@ class ArenaGame(Game[ArenaState]):
                 Option(
                     id=d,
                     label=Text(fr=f"{lab.fr} {label(dest)}", en=f"{lab.en} {label(dest)}"),
-                    group=Text(fr="Bouger", en="Move"),
                     stats={"to": label(dest)},
                 )
             )
@@ -277,7 +276,6 @@ class ArenaGame(Game[ArenaState]):
                     Option(
                         id=f"atk{t.seat}",
                         label=Text(fr=f"Attaquer {t.name}", en=f"Attack {t.name}"),
-                        group=Text(fr="Attaquer", en="Attack"),
                         detail=Text(
                             fr=f"{atk}🎲 contre {dfn}🎲 ; {t.name} a {t.hp} PV",
                             en=f"{atk}🎲 vs {dfn}🎲; {t.name} has {t.hp} HP",
