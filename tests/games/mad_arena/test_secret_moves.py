@@ -112,7 +112,7 @@ def test_finishing_plus_one_on_weak_target_and_heals_on_kill() -> None:
 
 def test_finishing_minus_one_on_healthy_target_and_heal_two_capped() -> None:
     st = build(["burdock", "baobab", "agaric", "bonzai"], zones={"baobab": 0})
-    st.f("baobab").in_play = "baobab-1"  # defence 3
+    st.f("baobab").in_play = "baobab-3"  # defence 3
     ctx = begin(st, "burdock", "burdock-finishing", ScriptedCtx([3, 4, 4, 6, 1]))
     do(st, "melee-baobab", ctx)
     assert rolls(ctx)[0].modifier == -1 and st.f("baobab").hp == 13 - 3
