@@ -109,6 +109,8 @@ class Call:
     statuses: list[int] = field(default_factory=list)  # one per attempt
     response: Any = None  # body of the last attempt
     error: str | None = None  # exception that left discord.py, if any
+    slept: list[float] = field(default_factory=list)  # simulated retry waits
+    fake: FakeDiscord | None = field(default=None, repr=False, compare=False)
 
     @property
     def status(self) -> int | None:
@@ -383,8 +385,11 @@ class _FastAsyncio(types.ModuleType):
 
     @staticmethod
     async def sleep(delay: float, result: Any = None) -> Any:
-        for fake in _active_fakes:
-            fake.slept.append(float(delay))
+        call = _CURRENT_CALL.get()
+        if call is not None:
+            call.slept.append(float(delay))
+            if call.fake is not None:
+                call.fake.slept.append(float(delay))
         await _REAL_SLEEP(0)
         return result
 
@@ -902,13 +907,14 @@ class FakeDiscord:
             reason=reason,
             interaction_id=CURRENT_INTERACTION.get(),
             time=asyncio.get_running_loop().time(),
+            fake=self,
         )
         self.calls.append(call)
         if call.interaction_id in self.interactions:
             self.interactions[call.interaction_id].calls.append(call)
-        self._check_limits(call)
         token = _CURRENT_CALL.set(call)
         try:
+            self._check_limits(call)
             return await proceed()
         except BaseException as exc:
             call.error = repr(exc)

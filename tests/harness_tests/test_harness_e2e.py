@@ -432,7 +432,7 @@ async def test_429_is_retried_by_discord_py_without_real_sleep(h: Harness) -> No
     assert time.monotonic() - t0 < 2
     (post,) = [c for c in fi.calls if c.method == "POST" and c.via == "http"]
     assert post.statuses == [429, 200]
-    assert 30.0 in h.fake.slept
+    assert 30.0 in post.slept and 30.0 in h.fake.slept
 
 
 async def test_429_exhausting_retries_raises_httpexception(h: Harness) -> None:
