@@ -220,7 +220,7 @@ def _legend(draw: ImageDraw.ImageDraw, fr: bool) -> None:
         ("disarmed", "désarmé" if fr else "disarmed"),
         ("weapon", "arme au sol" if fr else "dropped weapon"),
         ("rest", "repos" if fr else "resting"),
-        ("out", "hors de combat (case bloquée)" if fr else "knocked out (blocked hex)"),
+        ("out", "hors combat" if fr else "knocked out"),
     ]
     for kind, text in items:
         if kind == "path":
@@ -243,7 +243,7 @@ def _legend(draw: ImageDraw.ImageDraw, fr: bool) -> None:
             draw.line((x, y + 8, x + 16, y - 8), fill=DANGER, width=4)
             x += 22
         draw.text((x, y), text, font=f, fill=MUTED, anchor="lm")
-        x += draw.textlength(text, font=f) + 18
+        x += draw.textlength(text, font=f) + 14
 
 
 def _arrow(
@@ -400,7 +400,9 @@ def _last_turn(
         draw.text((x1 - 8, y + 15), f"= {total}", font=font(20, True), fill=INK, anchor="rm")
         y += 34
     if atk["hit"]:
-        res = f"{'Touché' if fr else 'Hit'} : -{atk['damage']} {'PV' if fr else 'HP'} → {d['name'][:12]} {atk['hp_after']} {'PV' if fr else 'HP'}"
+        unit = "PV" if fr else "HP"
+        head = "Touché :" if fr else "Hit:"
+        res = f"{head} -{atk['damage']} {unit} → {d['name'][:12]} {atk['hp_after']} {unit}"
         col = DANGER
     else:
         res = "Paré" if fr else "Parried"
