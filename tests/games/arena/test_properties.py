@@ -65,7 +65,6 @@ def run(match: Match, rnd: random.Random | None = None) -> Match:
             choice = match.ai_choice(d)
         else:
             choice = Choice(seat=d.seat, key=d.key, option=rnd.choice(d.options).id)
-        mover = d.seat
         events = match.apply(choice)
         if any(e.type == "turn_end" for e in events):
             turns += 1
@@ -77,7 +76,6 @@ def run(match: Match, rnd: random.Random | None = None) -> Match:
                 assert e.roller in {f.name for f in match.state.fighters}
                 assert len(e.dice) <= 4
         check_invariants(match)
-        assert mover is not None
     assert turns <= ROUNDS * len(match.seats)
     return match
 
