@@ -148,6 +148,7 @@ class FakeMessage:
     deleted: bool = False
     edited: bool = False
     reactions: list[str] = field(default_factory=list)
+    pinned: bool = False
     thread_id: int | None = None
     thread_json: Json | None = field(default=None, repr=False)
 
@@ -155,6 +156,11 @@ class FakeMessage:
         who = f" ephemeral_for={self.ephemeral_for}" if self.ephemeral_for else ""
         gone = " deleted" if self.deleted else ""
         return f"<FakeMessage {self.id} in {self.channel_id}{who}{gone} {self.content[:40]!r}>"
+
+    def snapshot(self) -> FakeMessage:
+        """A frozen copy: what a user's screen still shows after later edits
+        (click its buttons to test stale prompts)."""
+        return copy.deepcopy(self)
 
     @property
     def ephemeral(self) -> bool:
@@ -203,7 +209,7 @@ class FakeMessage:
             "mention_channels": [],
             "attachments": copy.deepcopy(self.attachments),
             "embeds": copy.deepcopy(self.embeds),
-            "pinned": False,
+            "pinned": self.pinned,
             "flags": self.flags,
             "components": copy.deepcopy(self.components),
             "reactions": [],
@@ -1246,6 +1252,26 @@ class FakeDiscord:
         msg.deleted = True
         return 204, None
 
+    def _history(self, call: Call, channel_id: str) -> tuple[int, Any]:
+        self._channel_or_404(int(channel_id))
+        params = call.params or {}
+        msgs = self.messages_in(int(channel_id))
+        if "before" in params:
+            msgs = [m for m in msgs if m.id < int(params["before"])]
+        if "after" in params:
+            msgs = [m for m in msgs if m.id > int(params["after"])]
+        limit = int(params.get("limit", 50))
+        if "after" in params:
+            picked = msgs[:limit]
+        else:
+            picked = msgs[-limit:] if limit else []
+        return 200, [m.to_json() for m in reversed(picked)]  # newest first, as Discord
+
+    def _pin(self, call: Call, channel_id: str, message_id: str) -> tuple[int, Any]:
+        msg = self._message_or_404(int(channel_id), int(message_id))
+        msg.pinned = call.method == "PUT"
+        return 204, None
+
     def _add_reaction(
         self, call: Call, channel_id: str, message_id: str, emoji: str
     ) -> tuple[int, Any]:
@@ -1509,6 +1535,9 @@ _ROUTES: dict[tuple[str, str], Callable[..., tuple[int, Any]]] = {
     ("DELETE", "/channels/{channel_id}"): FakeDiscord._delete_channel,
     ("POST", "/channels/{channel_id}/typing"): FakeDiscord._typing,
     ("POST", "/channels/{channel_id}/messages"): FakeDiscord._post_message,
+    ("GET", "/channels/{channel_id}/messages"): FakeDiscord._history,
+    ("PUT", "/channels/{channel_id}/messages/pins/{message_id}"): FakeDiscord._pin,
+    ("DELETE", "/channels/{channel_id}/messages/pins/{message_id}"): FakeDiscord._pin,
     ("GET", "/channels/{channel_id}/messages/{message_id}"): FakeDiscord._get_message,
     ("PATCH", "/channels/{channel_id}/messages/{message_id}"): FakeDiscord._edit_message,
     ("DELETE", "/channels/{channel_id}/messages/{message_id}"): FakeDiscord._delete_message,

@@ -582,3 +582,24 @@ async def test_dm_interaction_payload_parses_as_user_in_dm(h: Harness) -> None:
     fi = await h.slash(alice, "demo admin reset", channel=dm)
     assert "member" not in fi.payload and fi.payload["context"] == 1
     assert h.client.seen[-1][3:] == ("DMChannel", "User")
+
+
+async def test_stale_snapshot_and_concurrent_clicks(h: Harness) -> None:
+    w = h.world
+    alice = w.players[0]
+    await h.slash(alice, "demo secret")
+    prompt = h.fake.last_ephemeral_for(uid(alice))
+    old = prompt.snapshot()
+    await h.select(alice, prompt, ["1"])
+    assert prompt.components == [] and old.components  # the live message lost its select
+    await h.select(alice, old, ["3"])  # a stale select still reaches the bot
+    assert h.client.seen[-2:] == [("pick", ["1"]), ("pick", ["3"])]
+    await h.slash(alice, "demo start", seats=2)
+    board = h.fake.last_public_message(w.channel["id"])
+    p1 = h.click_payload(w.players[1], board, "demo:roll:2")
+    p2 = h.click_payload(w.players[1], board, "demo:roll:2")
+    assert p1["id"] != p2["id"]
+    await dispatch(h.client, p1)
+    await dispatch(h.client, p2)
+    await settle(h.client)
+    assert len(h.fake.ephemerals_for(uid(w.players[1]))) == 2

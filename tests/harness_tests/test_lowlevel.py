@@ -235,3 +235,44 @@ async def test_docs_example() -> None:
         assert h.fake.messages_in(world.channel["id"]) == []
     finally:
         await h.close()
+
+
+class ChannelClient(discord.Client):
+    """Uses the plain channel routes the fake answers."""
+
+    def __init__(self) -> None:
+        super().__init__(intents=discord.Intents.default())
+        self.tree = app_commands.CommandTree(self)
+        self.seen: list[Any] = []
+
+        @self.tree.command(description="Channel routes")
+        async def routes(interaction: discord.Interaction) -> None:
+            await interaction.response.defer(ephemeral=True)
+            channel = interaction.channel
+            assert isinstance(channel, discord.TextChannel)
+            first = await channel.send("one")
+            await channel.send("two")
+            async with channel.typing():
+                pass
+            await first.add_reaction("🎲")
+            await first.pin()
+            fetched = await channel.fetch_message(first.id)
+            history = [m.content async for m in channel.history(limit=10)]
+            again = await self.fetch_channel(channel.id)
+            user = await self.fetch_user(interaction.user.id)
+            self.seen.append((fetched.pinned, history, again.id == channel.id, user.id))
+            await interaction.followup.send("done", ephemeral=True)
+
+
+async def test_plain_channel_routes() -> None:
+    world = World()
+    h = await Harness.boot(ChannelClient(), world)
+    try:
+        await h.slash(world.players[0], "routes")
+        ((pinned, history, same, user_id),) = h.client.seen
+        assert pinned is True and history == ["two", "one"] and same
+        assert user_id == int(world.players[0]["user"]["id"])
+        first = h.fake.messages_in(world.channel["id"])[0]
+        assert first.reactions == ["🎲"] and first.pinned
+    finally:
+        await h.close()
