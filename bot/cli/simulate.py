@@ -145,9 +145,10 @@ def _option_list(info: GameInfo) -> str:
 def play(match: Match, out: Path, lang: str) -> SimResult:
     """Play ``match`` to the end with the AI, writing images, GIF and log into ``out``."""
     out.mkdir(parents=True, exist_ok=True)
+    for old in [*out.glob("round-*.png"), out / FINAL_NAME, out / GIF_NAME, out / LOG_NAME]:
+        old.unlink(missing_ok=True)  # an earlier, longer run must not leave stray rounds
     files: list[Path] = []
     frames: list[bytes] = []
-    labels_played: list[int] = []
 
     def snap(name: str) -> None:
         data = match.render(None, lang)
@@ -161,22 +162,20 @@ def play(match: Match, out: Path, lang: str) -> SimResult:
     label = match.round_label()
     snap(_round_name(label))
     seen = {label}
+    played = {label} if not match.over else set()  # rounds in which a decision was made
 
     def on_step(m: Match, choice: Choice, events: list[AnyEvent]) -> None:
-        nonlocal label
+        if m.over:
+            return  # the final position is drawn once, below
         now = m.round_label()
-        if now != label:
-            label = now
-            if now not in seen and not m.over:  # the final position is drawn once, below
-                seen.add(now)
-                snap(_round_name(now))
-
-    def before_each(m: Match) -> None:
-        labels_played.append(m.round_label())
+        played.add(now)
+        if now not in seen:
+            seen.add(now)
+            snap(_round_name(now))
 
     runaway: RunawayMatch | None = None
     try:
-        _play_out_tracking(match, before_each, on_step)
+        play_out(match, on_step=on_step)
     except RunawayMatch as exc:
         runaway = exc
     snap(FINAL_NAME)
@@ -189,22 +188,8 @@ def play(match: Match, out: Path, lang: str) -> SimResult:
     files.append(log)
     if runaway is not None:
         raise CliError(f"The match did not end: {runaway}. The partial log is in {log}.", code=1)
-    rounds = len(set(labels_played))
+    rounds = len(played)
     return SimResult(match=match, rounds=rounds, files=files, summary=summary(match, rounds))
-
-
-def _play_out_tracking(match: Match, before_each: Any, on_step: Any) -> None:
-    """``play_out`` that also records the round of every decision before it is made."""
-    if match.over:
-        return
-    before_each(match)
-
-    def step(m: Match, choice: Choice, events: list[AnyEvent]) -> None:
-        on_step(m, choice, events)
-        if not m.over:
-            before_each(m)
-
-    play_out(match, on_step=step)
 
 
 def summary(match: Match, rounds: int) -> dict[str, Any]:

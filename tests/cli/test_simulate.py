@@ -12,7 +12,7 @@ from PIL import Image
 
 from bot.cli.verify import replay_from_log
 from bot.engine import Match, SeatSpec
-from bot.engine.autoplay import play_out
+from bot.engine.autoplay import RunawayMatch, ai_step, play_out
 from bot.engine.log import markdown_log, parse_log
 from bot.engine.registry import all_games, get_game
 
@@ -137,6 +137,30 @@ def test_options_and_cards_are_typed_and_recorded(cli: Any, tmp_path: Path) -> N
     log = (out / "log.md").read_text(encoding="utf-8")
     data = json.loads(log.split("<!-- arena-master-log\n")[1].split("\n-->")[0])
     assert data["options"] == {"loud": True, "bonus": 4, "style": "bold", "cards": str(cards)}
+
+
+def test_files_of_an_earlier_run_are_replaced(cli: Any, tmp_path: Path) -> None:
+    (tmp_path / "round-099.png").write_bytes(b"old")
+    (tmp_path / "notes.txt").write_text("mine")
+    assert (
+        cli("simulate", "--game", "test-pick-img", "--seed", "1", "--out", str(tmp_path)).code == 0
+    )
+    assert not (tmp_path / "round-099.png").exists()
+    assert (tmp_path / "notes.txt").read_text() == "mine"
+
+
+def test_a_match_that_never_ends_is_reported_with_its_partial_log(
+    cli: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def stuck(match: Match, **kwargs: Any) -> Match:
+        ai_step(match)
+        raise RunawayMatch(f"{match.game_id}: still running after 1 decisions")
+
+    monkeypatch.setattr("bot.cli.simulate.play_out", stuck)
+    run = cli("simulate", "--game", "test-pick-img", "--seed", "1", "--out", str(tmp_path))
+    assert run.code == 1 and "did not end" in run.err
+    log = (tmp_path / "log.md").read_text(encoding="utf-8")
+    assert parse_log(log)["seed"] is None and len(parse_log(log)["choices"]) == 1
 
 
 @pytest.mark.parametrize(
