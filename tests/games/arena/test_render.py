@@ -61,3 +61,32 @@ def test_render_at_start_and_at_the_end(n: int) -> None:
     play_out(m)
     image(m.render(None, "en"))
     image(m.render(0, "fr"))
+
+
+@pytest.mark.parametrize(
+    "marker",
+    [
+        {"down": True},
+        {"disarmed": True, "weapon_at": (1, -2)},
+        {"resting": True},
+        {"out": True, "hp": 0},
+        {"hp": 2},
+        {"posture": "dechainee"},
+    ],
+)
+def test_each_marker_changes_the_picture(marker: dict) -> None:
+    """Ground, disarmed + dropped weapon, resting, knocked out, HP and posture all show."""
+    base = arrange([(0, 0), (2, 0), (-3, 3)])
+    marked = arrange([(0, 0), (2, 0), (-3, 3)], f1=marker)
+    for lang in ("fr", "en"):
+        assert GAME.render(GAME.view(base, None), lang) != GAME.render(
+            GAME.view(marked, None), lang
+        )
+
+
+def test_posture_buttons_show_the_handicap_and_disarmed_values() -> None:
+    state = arrange([(0, 0), (3, -3)], f0={"hp": 2, "disarmed": True, "weapon_at": (0, 0)})
+    stats = {o.id: o.stats for o in GAME.pending(state)[0].options}
+    assert stats["dechainee"] == {"move": 2, "atk": 2, "def": 0}
+    assert stats["garde"] == {"move": 0, "atk": 0, "def": 2}
+    assert stats["defensive"] == {"move": 1, "atk": 1, "def": 1}
