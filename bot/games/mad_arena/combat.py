@@ -102,7 +102,7 @@ def wound(state: MAState, ctx: Ctx, attacker: str, target: str, hits: int) -> tu
 def hits_text(hits: int, lines: list[str]) -> Text:
     body = "; ".join(lines)
     return Text(
-        fr=f"{hits} touche{'s' if hits != 1 else ''} : {body} PV",
+        fr=f"{hits} touche{'s' if hits > 1 else ''} : {body} PV",
         en=f"{hits} hit{'s' if hits != 1 else ''}: {body} HP",
     )
 

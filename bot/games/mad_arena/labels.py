@@ -63,3 +63,8 @@ def zone_short(state: MAState, zone: int) -> Text:
         return Text(fr="Centre", en="Centre")
     who = state.name(state.zones[zone])
     return Text(fr=f"Zone {who}", en=f"{who}'s zone")
+
+
+def de(name: str) -> str:
+    """French "de X" with elision: ``d'Agaric``, ``de Cactus``."""
+    return f"d'{name}" if name[:1].lower() in "aeiouyéèêàâîïôûh" else f"de {name}"

@@ -25,7 +25,7 @@ from bot.games.mad_arena.combat import (
     netted,
     single_attack,
 )
-from bot.games.mad_arena.labels import card_label, card_stats, stats_text, zone_short, zone_text
+from bot.games.mad_arena.labels import card_label, card_stats, de, stats_text, zone_short, zone_text
 from bot.games.mad_arena.modes import deal
 from bot.games.mad_arena.scoring import check_last_standing, final_scores
 from bot.games.mad_arena.state import Action, Fighter, LastAction, MAState
@@ -225,7 +225,7 @@ def end_action(state: MAState, ctx: Ctx) -> None:
     ctx.emit(
         "action-end",
         Text(
-            fr=f"✅ Fin de l'action de {state.name(f.id)}.",
+            fr=f"✅ Fin de l'action {de(state.name(f.id))}.",
             en=f"✅ {state.name(f.id)}'s action is over.",
         ),
         fighter=f.id,
@@ -510,7 +510,13 @@ def pending(state: MAState) -> list[Decision]:
     else:
         mv_fr = f"{a.moves_left} mouvement(s) à faire" if a.moves_left else "mouvements faits"
         mv_en = f"{a.moves_left} move(s) left" if a.moves_left else "moves done"
-        prompt = Text(fr=f"{name} agit ({mv_fr}).", en=f"{name} acts ({mv_en}).")
+        card = stats_text(card_stats(state, f.in_play or "", f.id, next_play=False))
+        net_fr = " Dans le filet : -1 partout." if netted(state, f.id) else ""
+        net_en = " Netted: -1 to everything." if netted(state, f.id) else ""
+        prompt = Text(
+            fr=f"{name} agit ({mv_fr}) — {card.fr}.{net_fr}",
+            en=f"{name} acts ({mv_en}) — {card.en}.{net_en}",
+        )
     return [
         Decision(
             key=f"r{state.round}:{f.id}:a{a.step}",

@@ -19,6 +19,7 @@ from bot.games.mad_arena.combat import (
     single_attack,
     wound,
 )
+from bot.games.mad_arena.labels import de
 from bot.games.mad_arena.state import MAState
 
 DRAGON_MELEE = 4
@@ -113,7 +114,7 @@ def net(state: MAState, ctx: Ctx, attacker: str, target: str, dice: int) -> bool
     total = sum(ev.dice)
     if total < size:
         ev.result = Text(
-            fr=f"somme {total} < taille {size} de {state.name(target)} : raté",
+            fr=f"somme {total} < taille {size} {de(state.name(target))} : raté",
             en=f"sum {total} < {state.name(target)}'s size {size}: missed",
         )
         return False
@@ -172,7 +173,7 @@ def land(state: MAState, ctx: Ctx, dragon: str, thrown: str, zone: int) -> list[
             tid,
             n,
             Text(
-                fr=f"l'atterrissage de {state.name(thrown)} sur {state.name(tid)}",
+                fr=f"l'atterrissage {de(state.name(thrown))} sur {state.name(tid)}",
                 en=f"{state.name(thrown)} landing on {state.name(tid)}",
             ),
         )
