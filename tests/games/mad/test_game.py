@@ -321,3 +321,33 @@ def test_ai_games_end_with_one_winner(seed: int, board_id: str) -> None:
     out = m.outcome()
     assert out is not None and len(out.winners) == 1
     assert m.state.result is not None and (m.state.result.kind == "corvette") != out.half
+
+
+def test_seat_level_overrides_the_host_option() -> None:
+    seats = [SeatSpec(name="a", ai=True, ai_level="easy"), SeatSpec(name="b", ai=True)]
+    m = Match.create("mad", seats, seed=5, options={"ai_level": "medium"})
+    assert m.state.ai_level == "medium"
+    d = m.pending()[0]
+    calls: list[str | None] = []
+    real = ai.choose
+
+    def spy(*args: object) -> object:
+        calls.append(args[5])  # type: ignore[arg-type]
+        return real(*args)  # type: ignore[arg-type]
+
+    ai.choose = spy  # type: ignore[assignment]
+    try:
+        m.apply(m.ai_choice(d))
+        m.apply(m.ai_choice(m.pending()[0]))
+    finally:
+        ai.choose = real  # type: ignore[assignment]
+    assert calls == ["easy", "medium"]
+
+
+def test_round_label_counts_full_rounds() -> None:
+    st = state("6x4", "R111@a1 B111@d6 R211@b3 B211@c5", turn=0, positioning=False)
+    assert GAME.round_label(st) == 1
+    play(st, "b3-b4")
+    assert GAME.round_label(st) == 1
+    play(st, "c5-c4")
+    assert GAME.round_label(st) == 2
