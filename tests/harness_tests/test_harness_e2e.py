@@ -191,6 +191,18 @@ class Demo(commands.GroupCog, group_name="demo", group_description="Demo command
         await interaction.response.defer()
         await asyncio.get_running_loop().create_future()  # nobody will resolve it
 
+    @app_commands.command(description="Follow up, acknowledging first or not")
+    async def early(self, interaction: discord.Interaction, ack: bool) -> None:
+        if ack:
+            try:
+                await interaction.response.defer()
+            except discord.NotFound:
+                pass
+        try:
+            await interaction.followup.send("hello")
+        except discord.NotFound as exc:
+            self.bot.seen.append(("followup-failed", exc.code))
+
     @app_commands.command(description="Edit the original response")
     async def edit(
         self, interaction: discord.Interaction, target: discord.Member | None = None
@@ -418,6 +430,19 @@ async def test_unknown_webhook_raises_notfound_10015(h: Harness) -> None:
     h.fake.fail_next("PATCH", r"^/webhooks/\d+/[^/]+/messages/@original$", 404, code=10015)
     await h.slash(w.players[0], "demo edit")
     assert h.client.seen[-1] == ("edit-failed", 404, 10015)
+
+
+async def test_followup_before_acknowledging_is_misuse(h: Harness) -> None:
+    with pytest.raises(AssertionError, match="before interaction .* was acknowledged"):
+        await h.slash(h.world.players[0], "demo early", ack=False)
+    assert h.client.seen[-1] == ("followup-failed", 10015)
+
+
+async def test_followup_after_an_expired_ack_is_only_an_error(h: Harness) -> None:
+    h.fake.fail_next("POST", r"/callback$", 404, code=10062)
+    await h.slash(h.world.players[0], "demo early", ack=True)
+    assert h.client.seen[-1] == ("followup-failed", 10015)
+    assert h.fake.violations == []
 
 
 async def test_unknown_message_raises_notfound_10008(h: Harness) -> None:
