@@ -208,9 +208,11 @@ async def settle(
         await asyncio.wait(busy, timeout=min(remaining, 0.05), return_when=asyncio.FIRST_COMPLETED)
     failures = []
     for t in tracker.tasks:
-        if t.done() and not t.cancelled() and t.exception() is not None and t is not me:
-            exc = t.exception()
-            failures.append(f"task {t.get_name()} raised {exc!r}")
+        # only exceptions nobody retrieved (asyncio would log them at GC time)
+        if t.done() and not t.cancelled() and getattr(t, "_log_traceback", False):
+            exc = t.exception()  # retrieves it: asyncio will not log it again
+            tb = "".join(traceback.format_exception(exc)) if exc is not None else ""
+            failures.append(f"task {t.get_name()} raised {exc!r}\n{tb}")
     tracker.tasks = [t for t in tracker.tasks if not t.done()]
     new = _error_log.records[_error_log.seen :]
     _error_log.seen = len(_error_log.records)

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from typing import Any
 
 import discord
@@ -274,5 +276,27 @@ async def test_plain_channel_routes() -> None:
         assert user_id == int(world.players[0]["user"]["id"])
         first = h.fake.messages_in(world.channel["id"])[0]
         assert first.reactions == ["🎲"] and first.pinned
+    finally:
+        await h.close()
+
+
+async def test_settle_reports_unretrieved_task_exceptions_only() -> None:
+    world = World()
+    h = await Harness.boot(PlainClient(), world)
+    try:
+
+        async def boom() -> None:
+            raise ValueError("lost")
+
+        async def handled() -> None:
+            task = asyncio.create_task(boom())
+            with contextlib.suppress(ValueError):
+                await task
+
+        asyncio.create_task(handled())
+        await settle(h.client)  # the child's exception was retrieved by its parent
+        asyncio.create_task(boom())
+        with pytest.raises(AssertionError, match="raised ValueError\\('lost'\\)"):
+            await settle(h.client)
     finally:
         await h.close()
