@@ -43,6 +43,15 @@ SECRET_STAT: dict[str, Literal["melee", "ranged"]] = {
     "strike": "ranged",
     "kick": "melee",
 }
+SECRET_SHORT: dict[str, Text] = {
+    "powder-keg": Text(fr="Tonnelet de poudre", en="Powder keg"),
+    "kamikaze": Text(fr="Kamikaze", en="Kamikaze"),
+    "net": Text(fr="Filet de ronces", en="Bramble net"),
+    "terminotaure": Text(fr="Terminotaure", en="Terminotaure"),
+    "finishing": Text(fr="Finishing", en="Finishing"),
+    "strike": Text(fr="Strike", en="Strike"),
+    "kick": Text(fr="Coup de sandale", en="Sandal kick"),
+}
 SECRET_NAMES: dict[str, Text] = {
     "powder-keg": Text(fr="Tonnelet de poudre", en="Powder keg"),
     "kamikaze": Text(fr="Attaque kamikaze", en="Kamikaze attack"),

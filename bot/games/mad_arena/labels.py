@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 from bot.engine.text import Text
-from bot.games.mad_arena.cards import SECRET_NAMES, Card
+from bot.games.mad_arena.cards import SECRET_NAMES, SECRET_SHORT, Card
 from bot.games.mad_arena.state import MAState
 
 
 def card_label(state: MAState, cid: str) -> Text:
-    """``Cactus 2``, or ``★ Cactus — Bramble net`` for the secret move."""
+    """``Cactus 2``, or ``★ Bramble net`` for the secret move (short: buttons hold 80 characters)."""
     c = state.card(cid)
     name = state.name(c.fighter)
     if c.secret is not None:
-        s = SECRET_NAMES[c.secret]
-        return Text(fr=f"★ {name} — {s.fr} (botte secrète)", en=f"★ {name} — {s.en} (secret move)")
+        s = SECRET_SHORT[c.secret]
+        return Text(fr=f"★ {s.fr}", en=f"★ {s.en}")
     num = cid.rsplit("-", 1)[-1]
     return Text(fr=f"{name} {num}", en=f"{name} {num}")
 
@@ -37,14 +37,25 @@ def card_stats(state: MAState, cid: str, fid: str, next_play: bool = True) -> di
         "ranged": c.ranged,
         "defence": c.defence,
     }
-    if c.secret is not None:
-        stats["secret"] = "★"
     return stats
+
+
+def card_detail(state: MAState, cid: str, fid: str) -> Text:
+    """The line under a card button: its values, and what its secret move does."""
+    c = state.card(cid)
+    values = stats_text(card_stats(state, cid, fid))
+    if c.secret is None:
+        return values
+    s = SECRET_NAMES[c.secret]
+    return Text(
+        fr=f"Botte secrète (une fois par partie) : {s.fr}. {values.fr}",
+        en=f"Secret move (once per game): {s.en}. {values.en}",
+    )
 
 
 def stats_text(stats: dict[str, int | str]) -> Text:
     s = stats
-    star = " ★" if "secret" in s else ""
+    star = ""
     return Text(
         fr=f"⚡{s['initiative']} 👣{s['move']} ⚔️{s['melee']} 🏹{s['ranged']} 🛡️{s['defence']}+{star}",
         en=f"⚡{s['initiative']} 👣{s['move']} ⚔️{s['melee']} 🏹{s['ranged']} 🛡️{s['defence']}+{star}",

@@ -25,7 +25,15 @@ from bot.games.mad_arena.combat import (
     netted,
     single_attack,
 )
-from bot.games.mad_arena.labels import card_label, card_stats, de, stats_text, zone_short, zone_text
+from bot.games.mad_arena.labels import (
+    card_detail,
+    card_label,
+    card_stats,
+    de,
+    stats_text,
+    zone_short,
+    zone_text,
+)
 from bot.games.mad_arena.modes import deal
 from bot.games.mad_arena.scoring import check_last_standing, final_scores
 from bot.games.mad_arena.state import Action, Fighter, LastAction, MAState
@@ -204,6 +212,9 @@ def begin_action(state: MAState, ctx: Ctx, f: Fighter) -> None:
         return
     net_fr = " (dans le filet : -1)" if netted(state, f.id) else ""
     net_en = " (netted: -1)" if netted(state, f.id) else ""
+    if state.card(f.in_play).secret is not None:
+        net_fr += " — botte secrète !"
+        net_en += " — secret move!"
     ctx.emit(
         "reveal",
         Text(
@@ -479,7 +490,7 @@ def pending(state: MAState) -> list[Decision]:
                             id=cid,
                             label=card_label(state, cid),
                             stats=card_stats(state, cid, f.id),
-                            detail=stats_text(card_stats(state, cid, f.id)),
+                            detail=card_detail(state, cid, f.id),
                         )
                         for cid in f.hand
                     ],

@@ -29,10 +29,13 @@ def test_gong_starts_at_one_and_every_fighter_but_the_dragon_picks_secretly() ->
         assert d.subject == m.state.name(fid) and d.subject in d.prompt.en
         for o in d.options:
             assert set(o.stats) >= {"initiative", "move", "melee", "ranged", "defence"}
-        secret = [o for o in d.options if "secret" in o.stats]
-        assert (
-            len(secret) == 1 and "★" in secret[0].label.en and "secret move" in secret[0].label.en
-        )
+        secret = [o for o in d.options if o.label.en.startswith("★")]
+        assert len(secret) == 1 and secret[0].detail is not None
+        assert "Secret move" in secret[0].detail.en and "Botte secrète" in secret[0].detail.fr
+        for o in d.options:
+            # Discord buttons hold 80 characters: label plus values must fit.
+            stats = " · ".join(f"{k} {v}" for k, v in o.stats.items())
+            assert len(f"{o.label.fr} · {stats}") <= 80 and len(f"{o.label.en} · {stats}") <= 80
 
 
 def test_pick_is_private_until_the_fighter_acts() -> None:
