@@ -300,3 +300,22 @@ async def test_settle_reports_unretrieved_task_exceptions_only() -> None:
             await settle(h.client)
     finally:
         await h.close()
+
+
+async def test_members_intent_caches_members_without_chunking() -> None:
+    world = World()
+    intents = discord.Intents.default()
+    intents.members = True
+    client = discord.Client(intents=intents)
+    fake = FakeDiscord(application_id=world.application_id, bot_user=world.bot)
+    await start(client, fake)
+    await prime(client, bot_user=world.bot, application_id=world.application_id, guilds=[world.guild])
+    try:
+        guild = client.get_guild(int(world.guild["id"]))
+        assert guild is not None and guild.chunked
+        alice = guild.get_member(int(world.players[0]["user"]["id"]))
+        assert alice is not None and alice.name == "alice"
+        assert [c.route_template for c in fake.calls] == ["/users/@me", "/oauth2/applications/@me"]
+    finally:
+        await client.close()
+        fake.uninstall()
