@@ -494,6 +494,9 @@ class FakeDiscord:
         self._seq = 0
         self._command_ids: dict[tuple[str, int, int | None], int] = {}
         self.auto_thread_create_event = True
+        #: Opt-in real-time check of Discord's 3-second rule: a first callback
+        #: later than this many loop seconds after dispatch gets 404 10062.
+        self.ack_deadline: float | None = None
         self._expired_ids: set[int] = set()
 
     # -- installation -------------------------------------------------------
@@ -1342,6 +1345,11 @@ class FakeDiscord:
             )
         if fi.expired:
             raise _Reply(404, 10062)
+        if not fi.callbacks and self.ack_deadline is not None:
+            late = asyncio.get_running_loop().time() - fi.dispatched_at
+            if late > self.ack_deadline:
+                fi.expired = True
+                raise _Reply(404, 10062)
         return fi
 
     def _callback(self, call: Call, webhook_id: str, webhook_token: str) -> tuple[int, Any]:

@@ -309,7 +309,9 @@ async def test_members_intent_caches_members_without_chunking() -> None:
     client = discord.Client(intents=intents)
     fake = FakeDiscord(application_id=world.application_id, bot_user=world.bot)
     await start(client, fake)
-    await prime(client, bot_user=world.bot, application_id=world.application_id, guilds=[world.guild])
+    await prime(
+        client, bot_user=world.bot, application_id=world.application_id, guilds=[world.guild]
+    )
     try:
         guild = client.get_guild(int(world.guild["id"]))
         assert guild is not None and guild.chunked
@@ -319,3 +321,28 @@ async def test_members_intent_caches_members_without_chunking() -> None:
     finally:
         await client.close()
         fake.uninstall()
+
+
+async def test_opt_in_ack_deadline_expires_slow_acknowledgements() -> None:
+    world = World()
+    client = discord.Client(intents=discord.Intents.default())
+    tree = app_commands.CommandTree(client)
+    outcomes: list[Any] = []
+
+    @tree.command(description="Answers after a delay")
+    async def slow(interaction: discord.Interaction, delay: float) -> None:
+        await asyncio.sleep(delay)
+        try:
+            await interaction.response.send_message("late?")
+            outcomes.append("ok")
+        except discord.NotFound as exc:
+            outcomes.append(exc.code)
+
+    h = await Harness.boot(client, world)
+    h.fake.ack_deadline = 0.05
+    try:
+        await h.slash(world.players[0], "slow", delay=0.0)
+        await h.slash(world.players[0], "slow", delay=0.1)
+        assert outcomes == ["ok", 10062]
+    finally:
+        await h.close()
