@@ -193,7 +193,11 @@ def play(match: Match, out: Path, lang: str) -> SimResult:
 
 
 def summary(match: Match, rounds: int) -> dict[str, Any]:
-    """The ``--json`` line: what a script needs to compare runs."""
+    """The ``--json`` line: what a script needs to compare runs.
+
+    ``rounds`` counts the rounds (``round_label`` values) in which a decision
+    was made; ``rolls`` counts every roll, private ones included.
+    """
     outcome = match.outcome()
     winners = [match.seats[w].name for w in outcome.winners] if outcome else []
     return {

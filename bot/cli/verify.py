@@ -100,7 +100,15 @@ def check_replay(data: dict[str, Any]) -> tuple[bool, str]:
 def verify_file(path: Path) -> int:
     data = read_log(path)
     print(f"Match log: {path} ({data['game']}, {data.get('mode')})")
-    return _report([("Dice", verify_log(data)), ("Replay", check_replay(data))])
+    return _report([("Dice", check_dice(data)), ("Replay", check_replay(data))])
+
+
+def check_dice(data: dict[str, Any]) -> tuple[bool, str]:
+    """``verify_log``, with a malformed roll reported instead of raised."""
+    try:
+        return verify_log(data)
+    except (ValidationError, KeyError, TypeError, ValueError):
+        return False, "the log's rolls are malformed"
 
 
 StoreOpener = Callable[[str], Awaitable[Any]]

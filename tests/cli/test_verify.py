@@ -99,6 +99,13 @@ def test_an_unfinished_match_is_not_verified(cli: Any, tmp_path: Path) -> None:
     assert run.code == 1 and "not over" in run.out
 
 
+def test_a_malformed_roll_is_reported(cli: Any, tmp_path: Path) -> None:
+    data = log_json(finished())
+    del first_roll(data)["dice"]
+    run = cli("verify", str(write_json(tmp_path / "x.json", data)))
+    assert run.code == 1 and "malformed" in run.out and "Traceback" not in run.err
+
+
 def test_unknown_game_is_reported(cli: Any, tmp_path: Path) -> None:
     data = log_json(finished())
     data["game"] = "chess"
