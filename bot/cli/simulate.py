@@ -144,7 +144,10 @@ def _option_list(info: GameInfo) -> str:
 
 def play(match: Match, out: Path, lang: str) -> SimResult:
     """Play ``match`` to the end with the AI, writing images, GIF and log into ``out``."""
-    out.mkdir(parents=True, exist_ok=True)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise CliError(f"Cannot write into {out}: {exc.strerror or exc}.") from None
     for old in [*out.glob("round-*.png"), out / FINAL_NAME, out / GIF_NAME, out / LOG_NAME]:
         old.unlink(missing_ok=True)  # an earlier, longer run must not leave stray rounds
     files: list[Path] = []

@@ -149,6 +149,12 @@ def test_files_of_an_earlier_run_are_replaced(cli: Any, tmp_path: Path) -> None:
     assert (tmp_path / "notes.txt").read_text() == "mine"
 
 
+def test_an_output_path_that_is_a_file_is_a_message(cli: Any, tmp_path: Path) -> None:
+    (tmp_path / "taken").write_text("x")
+    run = cli("simulate", "--game", "test-pick", "--seed", "1", "--out", str(tmp_path / "taken"))
+    assert run.code == 2 and "Cannot write into" in run.err
+
+
 def test_a_match_that_never_ends_is_reported_with_its_partial_log(
     cli: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
