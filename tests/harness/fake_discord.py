@@ -1192,10 +1192,10 @@ class FakeDiscord:
             raise _Reply(404, 10013)
         return 200, u
 
-    def _get_member(self, call: Call, guild_id: str, user_id: str) -> tuple[int, Any]:
+    def _get_member(self, call: Call, guild_id: str, member_id: str) -> tuple[int, Any]:
         g = self.guilds.get(int(guild_id))
         for m in (g or {}).get("members", []):
-            if m["user"]["id"] == str(user_id):
+            if m["user"]["id"] == str(member_id):
                 return 200, m
         raise _Reply(404, 10007, "Unknown Member")
 
@@ -1536,13 +1536,12 @@ _ROUTES: dict[tuple[str, str], Callable[..., tuple[int, Any]]] = {
     ("GET", "/oauth2/applications/@me"): FakeDiscord._get_app,
     ("GET", "/applications/@me"): FakeDiscord._get_app,
     ("GET", "/gateway/bot"): FakeDiscord._gateway,
-    ("GET", "/gateway"): FakeDiscord._gateway,
     ("PUT", "/applications/{application_id}/commands"): FakeDiscord._put_commands,
     ("GET", "/applications/{application_id}/commands"): FakeDiscord._get_commands,
     ("PUT", "/applications/{application_id}/guilds/{guild_id}/commands"): FakeDiscord._put_commands,
     ("GET", "/applications/{application_id}/guilds/{guild_id}/commands"): FakeDiscord._get_commands,
     ("GET", "/users/{user_id}"): FakeDiscord._get_user,
-    ("GET", "/guilds/{guild_id}/members/{user_id}"): FakeDiscord._get_member,
+    ("GET", "/guilds/{guild_id}/members/{member_id}"): FakeDiscord._get_member,
     ("POST", "/users/@me/channels"): FakeDiscord._create_dm,
     ("GET", "/channels/{channel_id}"): FakeDiscord._get_channel,
     ("PATCH", "/channels/{channel_id}"): FakeDiscord._edit_channel,

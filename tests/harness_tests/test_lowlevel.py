@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 from typing import Any
 
 import discord
@@ -346,3 +347,77 @@ async def test_opt_in_ack_deadline_expires_slow_acknowledgements() -> None:
         assert outcomes == ["ok", 10062]
     finally:
         await h.close()
+
+
+class WebhookClient(discord.Client):
+    """Exercises the webhook message routes and thread edits."""
+
+    def __init__(self) -> None:
+        super().__init__(intents=discord.Intents.default())
+        self.tree = app_commands.CommandTree(self)
+        self.seen: list[Any] = []
+
+        @self.tree.command(description="Webhook routes")
+        async def hooks(interaction: discord.Interaction) -> None:
+            await interaction.response.send_message("first")
+            original = await interaction.original_response()
+            extra = await interaction.followup.send("second", wait=True)
+            await extra.edit(
+                content="second, edited", attachments=[discord.File(io.BytesIO(b"abc"), "log.md")]
+            )
+            fetched = await interaction.followup.fetch_message(extra.id)
+            await interaction.delete_original_response()
+            self.seen.append(
+                (original.content, fetched.content, [a.filename for a in fetched.attachments])
+            )
+
+        @self.tree.command(description="Thread edits")
+        async def archive(interaction: discord.Interaction) -> None:
+            await interaction.response.defer()
+            channel = interaction.channel
+            assert isinstance(channel, discord.TextChannel) and interaction.guild is not None
+            thread = await channel.create_thread(name="old match")
+            await thread.add_user(interaction.user)
+            member = await interaction.guild.fetch_member(interaction.user.id)
+            await thread.edit(archived=True, locked=True)
+            try:
+                await thread.send("too late")
+            except discord.Forbidden as exc:
+                self.seen.append(("locked", exc.code, member.id))
+            await interaction.followup.send("archived")
+
+
+async def test_webhook_message_routes() -> None:
+    world = World()
+    h = await Harness.boot(WebhookClient(), world)
+    try:
+        fi = await h.slash(world.players[0], "hooks")
+        assert h.client.seen == [("first", "second, edited", ["log.md"])]
+        assert h.fake.message(fi.original_message_id).deleted
+        (extra,) = h.fake.messages_in(world.channel["id"])
+        assert extra.id in fi.followup_ids and extra.file_bytes("log.md") == b"abc"
+        assert extra.edits[0]["content"] == "second, edited"
+        fi2 = await h.slash(world.players[1], "archive")
+        assert h.client.seen[-1] == ("locked", 50083, int(world.players[1]["user"]["id"]))
+        (thread,) = h.fake.threads()
+        assert thread["thread_metadata"]["archived"] and thread["thread_metadata"]["locked"]
+        assert h.fake.message(fi2.original_message_id).content == "archived"
+    finally:
+        await h.close()
+
+
+def test_every_faked_route_is_one_discord_py_uses() -> None:
+    """Guards the route table against typos: each template must appear in
+    discord.py's own source (http.py or webhook/async_.py)."""
+    from pathlib import Path
+
+    import discord.http
+    import discord.webhook.async_
+
+    from tests.harness.fake_discord import _ROUTES
+
+    source = (
+        Path(discord.http.__file__).read_text() + Path(discord.webhook.async_.__file__).read_text()
+    )
+    missing = [(m, t) for m, t in _ROUTES if f"'{t}'" not in source]
+    assert missing == []
