@@ -114,8 +114,8 @@ def net(state: MAState, ctx: Ctx, attacker: str, target: str, dice: int) -> bool
     total = sum(ev.dice)
     if total < size:
         ev.result = Text(
-            fr=f"somme {total} < taille {size} {de(state.name(target))} : raté",
-            en=f"sum {total} < {state.name(target)}'s size {size}: missed",
+            fr=f"somme {total} < taille {size} {de(state.name(target))} : raté ; {state.name(target)} {state.f(target).hp} -> {state.f(target).hp} PV",
+            en=f"sum {total} < {state.name(target)}'s size {size}: missed; {state.name(target)} {state.f(target).hp} -> {state.f(target).hp} HP",
         )
         return False
     before, after = wound(state, ctx, attacker, target, 1)
