@@ -568,12 +568,13 @@ def _channel_for_interaction(
     return ch
 
 
-def _user_of(who: Json) -> Json:
+def user_of(who: Json) -> Json:
     """Accept a user or a member payload; return the user part."""
     return who["user"] if "user" in who and "id" not in who else who
 
 
-def _member_of(who: Json) -> Json | None:
+def member_of(who: Json) -> Json | None:
+    """The member payload if ``who`` is one, else None."""
     return who if "user" in who and "id" not in who else None
 
 
@@ -603,8 +604,8 @@ def application_command(
     ``who`` is a member payload (guild) or a user payload (DM).  For a guild
     command synced to one guild, pass ``command_guild_id`` (Discord then puts
     ``data.guild_id``, which discord.py's tree uses to find the command)."""
-    user_data = _user_of(who)
-    member_data = _member_of(who)
+    user_data = user_of(who)
+    member_data = member_of(who)
     data: Json = {
         "id": str(command_id if command_id is not None else snowflake()),
         "name": name,
@@ -656,8 +657,8 @@ def component_interaction(
     ``message_data`` is the clicked message as Discord returns it (with
     ``flags: 64`` when it is ephemeral).  For selects pass ``values`` and the
     select's ``component_type``."""
-    user_data = _user_of(who)
-    member_data = _member_of(who)
+    user_data = user_of(who)
+    member_data = member_of(who)
     data: Json = {"custom_id": custom_id, "component_type": component_type}
     if component_type in SELECT_TYPES:
         data["values"] = list(values or [])
@@ -742,8 +743,8 @@ def modal_submit(
                     "components": [{"type": TEXT_INPUT, "custom_id": cid, "value": value}],
                 }
             )
-    user_data = _user_of(who)
-    member_data = _member_of(who)
+    user_data = user_of(who)
+    member_data = member_of(who)
     perms = (member_data or {}).get("permissions", MEMBER_PERMISSIONS.value)
     return _interaction_base(
         kind=MODAL_SUBMIT,
@@ -770,11 +771,56 @@ def resolved_users(*whos: Json, guild: bool = True) -> Json:
     if guild:
         out["members"] = {}
     for who in whos:
-        u = _user_of(who)
+        u = user_of(who)
         out["users"][u["id"]] = u
         if guild:
-            m = dict(_member_of(who) or member(u))
+            m = dict(member_of(who) or member(u))
             m.pop("user", None)
             m.setdefault("permissions", str(MEMBER_PERMISSIONS.value))
             out["members"][u["id"]] = m
     return out
+
+
+_user_of = user_of  # backward-compatible private names
+_member_of = member_of
+
+
+def message(
+    channel_id: int,
+    *,
+    author: Json,
+    content: str = "",
+    message_id: int | None = None,
+    guild_id: int | None = None,
+    components: Sequence[Json] = (),
+    embeds: Sequence[Json] = (),
+    flags: int = 0,
+    application_id: int | None = None,
+) -> Json:
+    """A Message object as Discord returns it (e.g. the ``message`` of a
+    component interaction on a message the fake did not record)."""
+    mid = message_id if message_id is not None else snowflake()
+    data: Json = {
+        "id": str(mid),
+        "channel_id": str(channel_id),
+        "type": 0,
+        "content": content,
+        "author": author,
+        "timestamp": snowflake_time(mid),
+        "edited_timestamp": None,
+        "tts": False,
+        "mention_everyone": False,
+        "mentions": [],
+        "mention_roles": [],
+        "attachments": [],
+        "embeds": list(embeds),
+        "pinned": False,
+        "flags": flags,
+        "components": list(components),
+    }
+    if guild_id is not None:
+        data["guild_id"] = str(guild_id)
+    if application_id is not None:
+        data["webhook_id"] = str(application_id)
+        data["application_id"] = str(application_id)
+    return data

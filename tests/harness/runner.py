@@ -396,7 +396,7 @@ class Harness:
         for k, v in options.items():
             if isinstance(v, dict):  # a user or member payload: a USER option
                 people.append(v)
-                opts.append(P.option(k, P._user_of(v)["id"], type=P.USER, focused=k == focused))
+                opts.append(P.option(k, P.user_of(v)["id"], type=P.USER, focused=k == focused))
             else:
                 opts.append(P.option(k, v, focused=k == focused))
         if len(names) == 3:
@@ -487,11 +487,9 @@ class Harness:
         values: Sequence[str] | None = None,
     ) -> Json:
         channel = self._channel_of(message)
-        if message.ephemeral_for is not None and message.ephemeral_for != int(
-            P._user_of(who)["id"]
-        ):
+        if message.ephemeral_for is not None and message.ephemeral_for != int(P.user_of(who)["id"]):
             raise AssertionError(
-                f"user {P._user_of(who)['id']} cannot see ephemeral message {message.id}"
+                f"user {P.user_of(who)['id']} cannot see ephemeral message {message.id}"
             )
         who = self.world.as_user(who) if channel.get("type") == P.DM else self.world.as_member(who)
         return P.component_interaction(
@@ -589,14 +587,14 @@ class World:
         self.locales: dict[int, str] = {}
 
     def locale_of(self, who: Json) -> str:
-        return self.locales.get(int(P._user_of(who)["id"]), "en-US")
+        return self.locales.get(int(P.user_of(who)["id"]), "en-US")
 
     def as_user(self, who: Json) -> Json:
-        return P._user_of(who)
+        return P.user_of(who)
 
     def as_member(self, who: Json) -> Json:
         """Interaction member form, with permissions (admins: all)."""
-        if P._member_of(who) is None:
+        if P.member_of(who) is None:
             uid = who["id"]
             found = [m for m in self.guild["members"] if m["user"]["id"] == uid]
             who = found[0] if found else P.member(who)
@@ -610,4 +608,4 @@ class World:
         return {**who, "permissions": str(perms.value)}
 
     def user_id(self, who: Json) -> int:
-        return int(P._user_of(who)["id"])
+        return int(P.user_of(who)["id"])

@@ -281,7 +281,7 @@ async def h() -> Any:
 
 
 def uid(who: dict[str, Any]) -> int:
-    return int(P._user_of(who)["id"])
+    return int(P.user_of(who)["id"])
 
 
 async def test_boot_runs_login_setup_hook_and_ready(h: Harness) -> None:
@@ -603,7 +603,7 @@ async def test_uninstall_restores_discord_py() -> None:
 async def test_dm_interaction_payload_parses_as_user_in_dm(h: Harness) -> None:
     w = h.world
     alice = w.players[0]
-    dm = P.dm_channel(h.fake.dm_channel_id(uid(alice)), P._user_of(alice))
+    dm = P.dm_channel(h.fake.dm_channel_id(uid(alice)), P.user_of(alice))
     fi = await h.slash(alice, "demo admin reset", channel=dm)
     assert "member" not in fi.payload and fi.payload["context"] == 1
     assert h.client.seen[-1][3:] == ("DMChannel", "User")

@@ -126,29 +126,18 @@ async def test_payloads_parse_into_discord_objects(world: World) -> None:
         assert guild is not None
         t = guild.get_thread(int(thread["id"]))
         assert t is not None and t.parent_id == int(world.channel["id"])
-        msg_json = {
-            "id": str(P.snowflake()),
-            "channel_id": thread["id"],
-            "type": 0,
-            "content": "x",
-            "author": world.bot,
-            "timestamp": "2025-01-01T00:00:00+00:00",
-            "edited_timestamp": None,
-            "tts": False,
-            "mention_everyone": False,
-            "mentions": [],
-            "mention_roles": [],
-            "attachments": [],
-            "embeds": [],
-            "pinned": False,
-            "flags": P.EPHEMERAL,
-            "components": [
+        msg_json = P.message(
+            int(thread["id"]),
+            author=world.bot,
+            content="x",
+            flags=P.EPHEMERAL,
+            components=[
                 {
                     "type": 1,
                     "components": [{"type": 2, "style": 1, "label": "Go", "custom_id": "go"}],
                 }
             ],
-        }
+        )
         payload = P.component_interaction(
             world.as_member(world.players[0]),
             msg_json,
