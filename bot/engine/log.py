@@ -23,8 +23,14 @@ def rolls_of(events: list[AnyEvent]) -> list[RollEvent]:
 
 
 def log_json(match: Match) -> dict[str, Any]:
-    """Everything needed to replay and verify a match, as one JSON object."""
+    """Everything needed to replay and verify a match, as one JSON object.
+
+    Before the end only public events are included and no choices: a
+    mid-match log must not reveal a secret pick. Once over, the seed is
+    revealed anyway (which makes every draw recomputable), so everything goes in.
+    """
     out = match.outcome()
+    events = match.events if out is not None else public_events(match.events)
     return {
         "game": match.game_id,
         "mode": match.mode,
@@ -32,8 +38,8 @@ def log_json(match: Match) -> dict[str, Any]:
         "seats": [s.model_dump() for s in match.seats],
         "seed_sha256": match.commitment,
         "seed": match.seed if out is not None else None,
-        "choices": [c.model_dump() for c in match.choices],
-        "events": [e.model_dump(mode="json") for e in match.events],
+        "choices": [c.model_dump() for c in match.choices] if out is not None else [],
+        "events": [e.model_dump(mode="json") for e in events],
         "outcome": out.model_dump(mode="json") if out else None,
     }
 

@@ -103,3 +103,11 @@ def test_log_verifies_and_detects_tampering() -> None:
 def test_seed_hidden_until_the_end() -> None:
     m = new()
     assert "Seed: `" not in markdown_log(m)
+
+
+def test_mid_match_log_carries_no_choice_and_no_private_event() -> None:
+    m = new()
+    m.apply(Choice(seat=0, key="r1:s0", option="3"))
+    data = parse_log(markdown_log(m))
+    assert data["choices"] == [] and data["seed"] is None
+    assert all(e.get("visible_to") is None for e in data["events"])
