@@ -410,3 +410,45 @@ def test_every_faked_route_is_one_discord_py_uses() -> None:
     )
     missing = [(m, t) for m, t in _ROUTES if f"'{t}'" not in source]
     assert missing == []
+
+
+async def test_non_persistent_views_on_responses_and_followups() -> None:
+    world = World()
+    client = discord.Client(intents=discord.Intents.default())
+    tree = app_commands.CommandTree(client)
+    clicks: list[str] = []
+
+    class Once(discord.ui.View):
+        def __init__(self, tag: str) -> None:
+            super().__init__(timeout=120)
+            self.tag = tag
+
+        @discord.ui.button(label="OK")
+        async def ok(
+            self, interaction: discord.Interaction, button: discord.ui.Button[Any]
+        ) -> None:
+            clicks.append(self.tag)
+            button.disabled = True
+            await interaction.response.edit_message(view=self)
+
+    @tree.command(description="Views")
+    async def views(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("a", view=Once("response"), ephemeral=True)
+        await interaction.followup.send("b", view=Once("followup"), ephemeral=True)
+        assert isinstance(interaction.channel, discord.TextChannel)
+        await interaction.channel.send("c", view=Once("channel"))
+
+    h = await Harness.boot(client, world)
+    try:
+        alice = world.players[0]
+        await h.slash(alice, "views")
+        a, b = h.fake.ephemerals_for(int(alice["user"]["id"]))
+        (c,) = h.fake.messages_in(world.channel["id"])
+        for msg in (a, b, c):
+            await h.click(alice, msg, label="OK")
+            assert h.fake.find_button(msg, label="OK")["disabled"] is True
+        assert clicks == ["response", "followup", "channel"]
+        with pytest.raises(AssertionError, match="disabled"):
+            await h.click(alice, c, label="OK")
+    finally:
+        await h.close()
