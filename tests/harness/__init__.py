@@ -7,7 +7,17 @@ and a gateway-less runner.
 
 from . import payloads
 from .fake_discord import Call, FakeDiscord, FakeInteraction, FakeMessage, FaultRule
-from .runner import Harness, World, dispatch, feed, prime, settle, shutdown, start
+from .runner import (
+    Harness,
+    World,
+    dispatch,
+    feed,
+    prime,
+    run_setup_hook,
+    settle,
+    shutdown,
+    start,
+)
 
 __all__ = [
     "Call",
@@ -21,6 +31,7 @@ __all__ = [
     "feed",
     "payloads",
     "prime",
+    "run_setup_hook",
     "settle",
     "shutdown",
     "start",

@@ -252,6 +252,21 @@ async def start(client: discord.Client, fake: FakeDiscord, *, token: str = "fake
     await client.login(token)
 
 
+async def run_setup_hook(client: discord.Client, fake: FakeDiscord) -> None:
+    """The startup of :func:`start` without ``Client.login``: bind the loop,
+    set the token and application id, run ``setup_hook``.  ``client.user``
+    stays None until :func:`prime`; prefer :func:`start`, which runs the real
+    login sequence."""
+    _ensure_tracking()
+    _error_log.seen = len(_error_log.records)
+    if getattr(client, "_fake_discord", None) is not fake:
+        fake.install(client)
+    await ensure_loop(client)
+    if client._connection.application_id is None:
+        client._connection.application_id = fake.application_id
+    await client.setup_hook()
+
+
 async def prime(
     client: discord.Client,
     *,

@@ -13,7 +13,16 @@ import pytest
 from discord import app_commands
 from discord.ext import commands
 
-from tests.harness import FakeDiscord, Harness, World, dispatch, prime, settle, start
+from tests.harness import (
+    FakeDiscord,
+    Harness,
+    World,
+    dispatch,
+    prime,
+    run_setup_hook,
+    settle,
+    start,
+)
 from tests.harness import payloads as P
 
 
@@ -452,3 +461,18 @@ async def test_non_persistent_views_on_responses_and_followups() -> None:
             await h.click(alice, c, label="OK")
     finally:
         await h.close()
+
+
+async def test_run_setup_hook_without_login(world: World) -> None:
+    client = PlainClient()
+    fake = FakeDiscord(application_id=world.application_id, bot_user=world.bot)
+    await run_setup_hook(client, fake)
+    try:
+        assert [c.route_template for c in fake.calls] == ["/applications/{application_id}/commands"]
+        await prime(
+            client, bot_user=world.bot, application_id=world.application_id, guilds=[world.guild]
+        )
+        assert client.user is not None and client.is_ready()
+    finally:
+        await client.close()
+        fake.uninstall()
