@@ -108,3 +108,22 @@ def test_render_every_phase_is_a_small_png() -> None:
             assert w <= 1024 and h <= 1024
     done = play_out(m)
     assert render_arena(done.view(None), "fr") == render_arena(done.view(None), "fr")
+
+
+@settings(max_examples=20, deadline=None)
+@given(cfg=st.sampled_from(CONFIGS), seed=st.integers(0, 10_000))
+def test_random_legal_choices_never_break_the_rules(cfg: tuple[str, int], seed: int) -> None:
+    """Any legal button, in any order among pending prompts, keeps the invariants."""
+    mode, n = cfg
+    m = new(mode, n, seed)
+    rnd = random.Random(seed)
+    steps = 0
+    while not m.over:
+        ds = m.pending()
+        assert ds and steps < 5000
+        d = rnd.choice(ds)
+        choice = Choice(seat=d.seat, key=d.key, option=rnd.choice(d.options).id)
+        events = m.apply(choice)
+        check(m, choice, events)
+        steps += 1
+    assert m.outcome() is not None
