@@ -185,3 +185,25 @@ async def test_concurrent_commits_on_one_store_do_not_interleave(store: Store) -
     await asyncio.gather(*(play(store, mid, m) for mid, m in pairs))
     for mid, m in pairs:
         await _assert_whole(store, mid, m.version)
+
+
+async def test_wal_is_checkpointed_in_the_background(db_path: Path) -> None:
+    import asyncio
+
+    store = await Store.open(db_path, checkpoint_every=0.02)
+    try:
+        match_id, match = await new_live(store)
+        await play(store, match_id, match, limit=3)
+        for _ in range(100):
+            if store.checkpoints:
+                break
+            await asyncio.sleep(0.02)
+        assert store.checkpoints >= 1
+        idle = store.checkpoints
+        await asyncio.sleep(0.1)
+        assert store.checkpoints == idle  # nothing written since: no checkpoint
+        async with store._db.execute("PRAGMA wal_autocheckpoint") as cur:  # noqa: SLF001
+            assert (await cur.fetchone())[0] == 10000  # the in-commit one is only a backstop
+        await _assert_whole(store, match_id, 3)
+    finally:
+        await store.close()
