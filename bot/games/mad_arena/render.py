@@ -72,11 +72,13 @@ def zone_xy(i: int, n: int, centre: int) -> tuple[float, float]:
     return (ARENA_CX + RX * math.cos(ang), ARENA_CY + RY * math.sin(ang))
 
 
-def _card_line(f: dict[str, Any]) -> str:
+def _card_line(f: dict[str, Any], gong: str) -> str:
     c = f.get("in_play")
     if not c:
         return f"◆{f['defence']}+"
-    s = c["stats"]
+    s = dict(c["stats"])
+    if s["initiative"] == "gong":
+        s["initiative"] = 3 if gong == "blue" else 4
     star = " ✦" if c.get("secret") else ""
     return f"⚡{s['initiative']} ➜{s['move']} ⚔{s['melee']} ➶{s['ranged']} ◆{s['defence']}+{star}"
 
@@ -207,7 +209,7 @@ def render_arena(view: dict[str, Any], lang: str = "en") -> bytes:
         fill = (58, 52, 44) if i == centre else PANEL
         draw.ellipse((x - r, y - r, x + r, y + r), fill=fill, outline=(110, 112, 122), width=3)
         label = w("centre", lang) if i == centre else zones[i]["name"]
-        draw.text((x, y - r + 20), label, font=font(20, True), fill=MUTED, anchor="mm")
+        draw.text((x, y - r + 22), label, font=font(23, True), fill=MUTED, anchor="mm")
         here = [f for f in fighters if f["alive"] and f["zone"] == i]
         step = 40 if len(here) <= 4 else max(24, int(160 / len(here)))
         y0 = y - r + 58
@@ -254,7 +256,13 @@ def render_arena(view: dict[str, Any], lang: str = "en") -> bytes:
                 fill=INK,
                 anchor="lm",
             )
-            draw.text((cx + 222, cy + 40), _card_line(f), font=font(19), fill=INK, anchor="lm")
+            draw.text(
+                (cx + 218, cy + 40),
+                _card_line(f, view["gong_colour"]),
+                font=font(21, True),
+                fill=INK,
+                anchor="lm",
+            )
         else:
             by = f.get("eliminated_by")
             by_name = next((g["name"] for g in fighters if g["id"] == by), "?")
