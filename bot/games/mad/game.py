@@ -29,6 +29,7 @@ from bot.games.mad.core import (
     Board,
     Position,
     Turn,
+    apply_teleport,
     board,
     corvette_exiled,
     on_board_count,
@@ -87,7 +88,7 @@ def teleport_label(t: Turn) -> str:
 
 def teleport_detail(b: Board, pos: Position, t: Turn) -> Text:
     """Where each ship goes, e.g. ``112 : b2 → c6 ; 221 : exil → b2``."""
-    new = _apply_teleport(pos, t)
+    new = apply_teleport(pos, t)
     parts_fr, parts_en = [], []
     for s in t[1:]:
         a = "exil" if pos[s] == EXILE else b.name(pos[s])
@@ -97,12 +98,6 @@ def teleport_detail(b: Board, pos: Position, t: Turn) -> Text:
             f"{KINDS[s & 7]}: {a.replace('exil', 'exile')} → {z.replace('exil', 'exile')}"
         )
     return Text(fr=" ; ".join(parts_fr), en="; ".join(parts_en))
-
-
-def _apply_teleport(pos: Position, t: Turn) -> Position:
-    from bot.games.mad.core import apply_teleport
-
-    return apply_teleport(pos, t)
 
 
 class MadGame(Game[MadState]):
