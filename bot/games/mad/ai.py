@@ -17,11 +17,8 @@ import time
 from dataclasses import dataclass
 
 from bot.games.mad.core import (
-    BLUE,
     EXILE,
     KINDS,
-    MOVE,
-    RED,
     Board,
     Position,
     Turn,
@@ -324,8 +321,4 @@ def choose(
     return res.turn
 
 
-def side_name(side: int) -> str:
-    return {RED: "red", BLUE: "blue"}[side]
-
-
-__all__ = ["LEVELS", "MOVE", "SearchResult", "choose", "evaluate", "search"]
+__all__ = ["HARD_NODES", "LEVELS", "SearchResult", "choose", "evaluate", "search"]
