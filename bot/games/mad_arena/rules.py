@@ -144,11 +144,20 @@ def begin_countdown(state: MAState, ctx: Ctx) -> None:
 
 
 def next_actor(state: MAState) -> Fighter | None:
-    """§2.3: the fighters whose initiative is called act one by one, smaller size first."""
-    ready = [f for f in state.alive() if not f.acted and initiative(state, f.id) == state.countdown]
+    """§2.3: the fighters whose initiative is called act one by one, smaller size first.
+
+    A fighter whose initiative went back above the count (the net token moved
+    off it before it acted) has had its number called already: it acts at once,
+    before those of the current number (RULES.md), so nobody is ever skipped.
+    """
+    ready = [
+        (initiative(state, f.id), f)
+        for f in state.alive()
+        if not f.acted and initiative(state, f.id) >= state.countdown
+    ]
     if not ready:
         return None
-    return min(ready, key=lambda f: (state.data(f.id).size, f.id))
+    return min(ready, key=lambda t: (-t[0], state.data(t[1].id).size, t[1].id))[1]
 
 
 def advance(state: MAState, ctx: Ctx) -> None:

@@ -240,3 +240,33 @@ def test_action_ends_by_itself_when_nothing_is_left() -> None:
     do(st, "ranged-agaric", ScriptedCtx([1, 1, 1]))
     assert st.f("baobab").acted or st.round == 2
     assert ctx is not None
+
+
+def test_fighter_freed_of_the_net_after_its_number_was_called_still_acts() -> None:
+    """§2.3 + RULINGS (net: -1 initiative): every fighter acts once per round.
+
+    Sorgho is netted (⚡6 -> 5). At 5, Cactus (smaller) acts first and nets
+    Agaric, which moves the one net token off Sorgho: Sorgho's initiative is
+    back to 6, a number already called. It must still act (at once, before
+    anyone whose number is lower), not be skipped.
+    """
+    st = build(["cactus", "sorgho", "bonzai", "agaric"])
+    st.phase = "pick"
+    st.net_on = "sorgho"
+    picks = {
+        "cactus": "cactus-net",
+        "sorgho": "sorgho-1",
+        "bonzai": "bonzai-5",
+        "agaric": "agaric-5",
+    }
+    ctx = ScriptedCtx([6, 6, 6] + [1] * 20)
+    for fid, cid in picks.items():
+        d = next(x for x in rules.pending(st) if x.key.endswith(fid))
+        rules.apply(st, Choice(seat=d.seat, key=d.key, option=cid), ctx)
+    assert st.action is not None and st.action.fighter == "cactus"
+    do(st, "ranged-agaric", ctx)  # 6+6+6 >= 5: the token moves to Agaric
+    assert st.net_on == "agaric"
+    do(st, "move-z1", ctx)
+    assert st.action is not None and st.action.fighter == "sorgho"
+    reveal = [e for e in ctx.events if e.type == "reveal"][-1]
+    assert reveal.data["fighter"] == "sorgho"
