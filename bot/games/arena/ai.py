@@ -20,8 +20,10 @@ from bot.games.arena.postures import (
     MAX_HP,
     POSTURES,
     attack_dice,
+    attack_value,
     damage,
     defence_dice,
+    defence_value,
     move_allowance,
 )
 from bot.games.arena.rules import (
@@ -95,7 +97,7 @@ class Planner:
             return NONE
         b = defence_dice(t.posture, t.down, t.disarmed)
         hit, miss_even, miss_odd = odds(a, b)
-        dmg = damage(a, b)
+        dmg = damage(attack_value(posture, down), defence_value(t.posture, t.down))
         weak = 1.0 + (MAX_HP - t.hp) / 4
         score = ATTACK_WEIGHT * hit * min(dmg, t.hp) * weak
         if dmg >= t.hp:
@@ -131,13 +133,16 @@ class Planner:
             return self._end[key]
         me = self.me
         dd = defence_dice(posture, down, me.disarmed)
+        dv = defence_value(posture, down)
         threat = 0.0
         en_garde = not down and posture == "garde"
         for e in self.enemies:
             d = distance(e.pos, h)
             if e.down:
                 if d == 1:
-                    threat += odds(1, dd)[0] * damage(1, dd)
+                    threat += odds(attack_dice(e.posture, True, e.disarmed), dd)[0] * damage(
+                        attack_value(e.posture, True), dv
+                    )
                 continue
             best = 0.0
             for q in POSTURES:
@@ -146,7 +151,7 @@ class Planner:
                 a = attack_dice(q, False, e.disarmed)
                 if a == 0:
                     continue
-                best = max(best, odds(a, dd)[0] * damage(a, dd))
+                best = max(best, odds(a, dd)[0] * damage(attack_value(q, False), dv))
                 if en_garde and q == "dechainee":
                     # An unleashed attacker always knocks an en-garde defender down.
                     best += 1.2

@@ -45,6 +45,7 @@ from bot.games.arena.rules import (
     required_length,
     resolve_attack,
     targets,
+    wound,
 )
 from bot.games.arena.state import ArenaState, Fighter, Turn
 
@@ -272,15 +273,16 @@ class ArenaGame(Game[ArenaState]):
         if not turn.attacked:
             for t in targets(state, f.seat):
                 atk, dfn = attack_values(f, t)
+                hurt = wound(f, t)
                 options.append(
                     Option(
                         id=f"atk{t.seat}",
                         label=Text(fr=f"Attaquer {t.name}", en=f"Attack {t.name}"),
                         detail=Text(
-                            fr=f"{atk}🎲 contre {dfn}🎲 ; {t.name} a {t.hp} PV",
-                            en=f"{atk}🎲 vs {dfn}🎲; {t.name} has {t.hp} HP",
+                            fr=f"{atk}🎲 contre {dfn}🎲, touché : -{hurt} PV ; {t.name} a {t.hp} PV",
+                            en=f"{atk}🎲 vs {dfn}🎲, a hit: -{hurt} HP; {t.name} has {t.hp} HP",
                         ),
-                        stats={"atk": atk, "def": dfn, "hp": t.hp},
+                        stats={"atk": atk, "def": dfn, "dmg": hurt, "hp": t.hp},
                         emoji="⚔️",
                         style="danger",
                     )

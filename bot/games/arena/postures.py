@@ -82,6 +82,17 @@ def defence_dice(posture: str, down: bool, is_disarmed: bool) -> int:
     return disarmed(value) if is_disarmed else value
 
 
+def attack_value(posture: str, down: bool) -> int:
+    """The attack value read on the posture table for "Blessures": the posture's,
+    or the "au sol" space's (1). The disarmed penalty is "-2 dés": dice only."""
+    return GROUND_ATTACK if down else ATTACK[posture]
+
+
+def defence_value(posture: str, down: bool) -> int:
+    """The defence value read on the posture table for "Blessures" (see :func:`attack_value`)."""
+    return GROUND_DEFENCE if down else DEFENCE[posture]
+
+
 def damage(attack_value: int, defence_value: int) -> int:
     """ "Blessures": attack value minus defence value, at least 1."""
     return max(1, attack_value - defence_value)

@@ -10,8 +10,10 @@ from bot.games.arena.postures import (
     POSTURE_NAMES,
     ROUNDS,
     attack_dice,
+    attack_value,
     damage,
     defence_dice,
+    defence_value,
     move_allowance,
 )
 from bot.games.arena.state import ArenaState, AttackRecord, Fighter, Turn, TurnRecord
@@ -94,6 +96,16 @@ def attack_values(attacker: Fighter, defender: Fighter) -> tuple[int, int]:
     )
 
 
+def wound(attacker: Fighter, defender: Fighter) -> int:
+    """ "Blessures": "on consulte les postures des adversaires sur le tableau" and
+    subtracts the defence value from the attack value, at least 1. The values are
+    the posture's (or "au sol"'s); being disarmed changes the dice, not the values."""
+    return damage(
+        attack_value(attacker.posture, attacker.down),
+        defence_value(defender.posture, defender.down),
+    )
+
+
 def resolve_attack(state: ArenaState, seat: int, target: int, ctx: Ctx) -> AttackRecord:
     """ "Attaquer", "Blessures" and "Résultats spéciaux découlant d'une attaque"."""
     a = fighter(state, seat)
@@ -143,7 +155,7 @@ def resolve_attack(state: ArenaState, seat: int, target: int, ctx: Ctx) -> Attac
         d.attacked_while_resting = True
     before = d.hp
     if hit:
-        rec.damage = damage(a_dice, d_dice)
+        rec.damage = wound(a, d)
         d.hp = max(0, d.hp - rec.damage)
         rec.hp_after = d.hp
         att.result = Text(

@@ -248,7 +248,7 @@ def test_disarmed_dice_apply_in_attack_and_defence() -> None:
     )
     rec, events = attack(state, [6, 6], [1, 1])
     assert [len(r.dice) for r in rolls(events)] == [2, 2]
-    assert rec.damage == 1  # 2 - 2 -> 1
+    assert rec.damage == 1  # posture values 4 - 4 -> 1 (the dice were 2 and 2)
 
 
 def test_weapon_is_picked_up_on_its_hex_as_a_whole_turn() -> None:
@@ -273,3 +273,43 @@ def test_weapon_must_be_reached_by_movement_first() -> None:
     assert set(offered(state)) == {"pickup", "rest"}
     play(state, 0, "pickup")
     assert not state.fighters[0].disarmed
+
+
+# --- wounds of disarmed fighters ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("a", "d", "a_disarmed", "d_disarmed", "wound"),
+    [
+        ("dechainee", "dechainee", True, False, 4),  # 2 dice, but the value stays 4
+        ("agressive", "balancee", True, False, 1),  # 3 - 2
+        ("dechainee", "defensive", False, True, 1),  # 4 - 3 (defends with 1 die)
+        ("dechainee", "garde", False, True, 1),  # 4 - 4 -> 1 (defends with 2 dice)
+        ("agressive", "agressive", True, True, 2),  # 3 - 1
+    ],
+)
+def test_a_disarmed_fighter_keeps_its_posture_values_for_the_wound(
+    a: str, d: str, a_disarmed: bool, d_disarmed: bool, wound: int
+) -> None:
+    """ "Blessures": "on consulte les postures des adversaires sur le tableau" and
+    subtracts the defence VALUE from the attack VALUE; "Désarmé" is "-2 dés de
+    pénalité": it changes the dice rolled, not the posture's values (RULES.md)."""
+    f0 = {"disarmed": True, "weapon_at": FAR} if a_disarmed else {}
+    f1 = {"disarmed": True, "weapon_at": FAR} if d_disarmed else {}
+    state = duel(a, d, f0=f0, f1=f1)
+    a_n = disarmed(ATTACK[a]) if a_disarmed else ATTACK[a]
+    d_n = disarmed(DEFENCE[d]) if d_disarmed else DEFENCE[d]
+    rec, events = attack(state, [6] * a_n, [1] * d_n)
+    assert [len(r.dice) for r in rolls(events)] == [a_n, d_n]
+    assert rec.hit and rec.damage == wound and state.fighters[1].hp == 7 - wound
+
+
+def test_on_the_ground_the_values_are_those_of_the_au_sol_space() -> None:
+    """ "Au sol": the pawn sits on the "au sol" space of the posture table, whose
+    values (attack 1, defence 1) are the ones "Blessures" subtracts."""
+    state = duel("agressive", "garde", f1={"down": True})
+    rec, _ = attack(state, [6, 6, 6], [1])
+    assert rec.damage == 2  # 3 - 1
+    state = duel("garde", "dechainee", f0={"down": True})
+    rec, _ = attack(state, [6], [])
+    assert rec.damage == 1  # 1 - 0
