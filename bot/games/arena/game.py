@@ -119,7 +119,23 @@ class ArenaGame(Game[ArenaState]):
             )
             for i, s in enumerate(seats)
         ]
-        first = ctx.rng.randint(0, n - 1)
+        # A die with one face per seat, logged so the draw can be checked.
+        faces = ", ".join(f"{i + 1} = {f.name}" for i, f in enumerate(fighters))
+        draw = ctx.roll(
+            1,
+            "Arena!",
+            Text(
+                fr=f"désigner qui joue en premier (dé à {n} faces : {faces})",
+                en=f"who plays first (a {n}-sided die: {faces})",
+            ),
+            sides=n,
+            side="first_player",
+        )
+        first = draw.dice[0] - 1
+        draw.result = Text(
+            fr=f"{fighters[first].name} joue en premier",
+            en=f"{fighters[first].name} plays first",
+        )
         order = [(first + i) % n for i in range(n)]
         state = ArenaState(fighters=fighters, order=order)
         names = " → ".join(fighters[s].name for s in order)
