@@ -130,7 +130,7 @@ def eliminate(state: MAState, ctx: Ctx, attacker: str, victim: str) -> None:
     """§3: the eliminator takes the victim's card in play as a trophy, plus all its trophies.
 
     A victim with no action card in play yet (round 1, before it acted) gives
-    its fighter card instead (RULES.md).
+    its fighter card instead (RULES.md). An unrevealed pick stays secret.
     """
     v = state.f(victim)
     a = state.f(attacker)
@@ -142,7 +142,9 @@ def eliminate(state: MAState, ctx: Ctx, attacker: str, victim: str) -> None:
     taken = len(v.trophies)
     v.trophies = []
     if v.pick is not None:
-        v.discard.append(v.pick)
+        # Never revealed: it goes back face down with the hand (private), not
+        # to the public discard.
+        v.hand.append(v.pick)
     v.pick = None
     if state.net_on == victim:
         state.net_on = None

@@ -41,13 +41,25 @@ def check(match: Match, choice: Choice, events: list) -> None:
         assert 0 <= f.zone <= st.centre
         if st.data(f.id).dragon:
             assert f.zone == st.centre
-    public = json.dumps(match.view(None))
-    hidden = [f.pick for f in st.fighters if f.pick]
-    for cid in hidden:
-        assert f'"{cid}"' not in public
+    # Every pick stays secret until its public reveal (even if its fighter is
+    # eliminated first and never reveals it).
+    hidden: set[str] = match.__dict__.setdefault("_hidden_picks", set())
     for e in events:
         if e.type == "pick":
             assert e.visible_to is not None
+            hidden.add(e.data["card"])
+        elif e.type == "reveal" and e.visible_to is None:
+            hidden.discard(e.data["card"])
+    public = json.dumps(match.view(None)) + json.dumps(
+        [e.model_dump(mode="json") for e in events if e.visible_to is None and e.type != "reveal"]
+    )
+    hidden |= {f.pick for f in st.fighters if f.pick}
+    for cid in hidden:
+        assert f'"{cid}"' not in public
+        owner = next(f for f in st.fighters if f.id == st.card(cid).fighter)
+        for seat in range(len(match.seats)):
+            if seat != owner.seat:
+                assert f'"{cid}"' not in json.dumps(match.view(seat))
     for d in match.pending():
         assert d.options and len({o.id for o in d.options}) == len(d.options)
         assert d.subject and all(len(o.id) <= 40 and ":" not in o.id for o in d.options)

@@ -270,3 +270,24 @@ def test_fighter_freed_of_the_net_after_its_number_was_called_still_acts() -> No
     assert st.action is not None and st.action.fighter == "sorgho"
     reveal = [e for e in ctx.events if e.type == "reveal"][-1]
     assert reveal.data["fighter"] == "sorgho"
+
+
+def test_unrevealed_pick_of_an_eliminated_fighter_stays_secret() -> None:
+    """§2.2 (cards chosen face down) + secrecy: a fighter eliminated before its
+    number is called never reveals its pick, to the public or to other seats."""
+    from bot.engine.registry import get_game
+
+    game = get_game("mad-arena")
+    st = build(["bonzai", "agaric", "cactus", "sorgho"], zones={"agaric": 0})
+    st.f("agaric").hp = 1
+    st.f("agaric").pick = "agaric-keg"
+    st.f("agaric").hand.remove("agaric-keg")
+    ctx = begin(st, "bonzai", "bonzai-4", ScriptedCtx([6, 6, 6, 6]))
+    st.f("agaric").acted = False
+    do(st, "melee-agaric", ctx)
+    assert not st.f("agaric").alive
+    for seat in (None, 0, 2, 3):
+        assert "agaric-keg" not in json.dumps(game.view(st, seat))
+    assert all(
+        "agaric-keg" not in json.dumps(e.model_dump()) for e in ctx.events if e.visible_to is None
+    )
