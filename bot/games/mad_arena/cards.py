@@ -33,6 +33,16 @@ FIGHTERS: dict[str, tuple[int, str, int, SecretKind]] = {
 }
 DRAGON = "zamioculcas"
 
+# Dice counts the book itself prints (Bottes secrètes, Règles spéciales du
+# dragon): a card file may not contradict them.
+BOOK_DICE: dict[str, dict[str, int]] = {
+    "powder-keg": {"ranged": 3},
+    "net": {"ranged": 3},
+    "finishing": {"melee": 5},
+    "strike": {"ranged": 4},
+    "kick": {"melee": 4, "ranged": 5},
+}
+
 # Which attack a secret move replaces (Bottes secrètes).
 SECRET_STAT: dict[str, Literal["melee", "ranged"]] = {
     "powder-keg": "ranged",
@@ -119,6 +129,11 @@ class FighterData(BaseModel):
                     raise ValueError("the dragon's card has no initiative (gong) and move 0")
             elif c.initiative is None:
                 raise ValueError(f"{c.id}: initiative 1-6 is required")
+            for stat, dice in BOOK_DICE.get(c.secret or "", {}).items():
+                if getattr(c, stat) != dice:
+                    raise ValueError(
+                        f"{c.id}: {stat} must be {dice} dice, as the rule book prints it"
+                    )
             if c.secret in ("kamikaze", "terminotaure") and c.melee != 0:
                 raise ValueError(
                     f"{c.id}: {c.secret} dice are computed by the rules: set melee = 0"

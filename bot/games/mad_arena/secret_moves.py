@@ -22,9 +22,6 @@ from bot.games.mad_arena.combat import (
 from bot.games.mad_arena.labels import de
 from bot.games.mad_arena.state import MAState
 
-DRAGON_MELEE = 4
-DRAGON_RANGED = 5
-
 
 def kamikaze_dice(state: MAState, fid: str) -> int:
     """Bonzaï's kamikaze: dice = min(6, 8 - current HP) (RULINGS)."""

@@ -78,3 +78,28 @@ def test_missing_card_file_is_refused_politely() -> None:
     with pytest.raises(IllegalDecision) as e:
         load_cards("/nonexistent/cards.toml")
     assert "Cannot read" in e.value.reason.en
+
+
+@pytest.mark.parametrize(
+    ("fighter", "card", "field", "value"),
+    [
+        (0, 5, "ranged", 2),  # powder keg: "d'une puissance de 3 dés"
+        (2, 5, "ranged", 4),  # net: "la somme des 3 dés"
+        (3, 5, "melee", 4),  # finishing: "chacun des 5 dés"
+        (5, 4, "ranged", 3),  # strike: "Son tir (4 dés)"
+        (6, 0, "melee", 3),  # dragon: "le combat (4 dés)", the kick "(4 dés)"
+        (6, 0, "ranged", 4),  # dragon: "ou le tir (5 dés)"
+    ],
+)
+def test_dice_printed_in_the_book_cannot_be_changed_by_a_card_file(
+    tmp_path: Path, fighter: int, card: int, field: str, value: int
+) -> None:
+    """Bottes secrètes + Règles spéciales du dragon: the book itself fixes these dice
+    counts, so a card file that contradicts it is refused, not silently played."""
+    raw = _raw()
+    raw["fighters"][fighter]["cards"][card][field] = value
+    p = tmp_path / "bad.json"
+    p.write_text(json.dumps(raw), encoding="utf-8")
+    with pytest.raises(IllegalDecision) as e:
+        load_cards(p)
+    assert "rule book" in e.value.reason.en
