@@ -126,7 +126,7 @@ class ArenaGame(Game[ArenaState]):
             "Arena!",
             Text(
                 fr=f"désigner qui joue en premier (dé à {n} faces : {faces})",
-                en=f"who plays first (a {n}-sided die: {faces})",
+                en=f"the first player (a {n}-sided die: {faces})",
             ),
             sides=n,
             side="first_player",

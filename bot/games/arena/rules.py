@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bot.engine.events import AnyEvent, RollEvent
 from bot.engine.game import Ctx
 from bot.engine.text import Text
 from bot.games.arena.board import Hex, adjacent, label, longest_path, neighbours, on_board, step
@@ -106,37 +107,75 @@ def wound(attacker: Fighter, defender: Fighter) -> int:
     )
 
 
+def _dice_words(n: int) -> Text:
+    return Text(fr=f"{n} dé" if n <= 1 else f"{n} dés", en="1 die" if n == 1 else f"{n} dice")
+
+
+def _posture_words(f: Fighter, dice: int) -> Text:
+    """The space of the posture table the dice come from, and their count."""
+    name = POSTURE_NAMES[posture_key(f)]
+    count = _dice_words(dice)
+    if f.disarmed:
+        return Text(fr=f"{name.fr}, désarmé : {count.fr}", en=f"{name.en}, disarmed: {count.en}")
+    return Text(fr=f"{name.fr} : {count.fr}", en=f"{name.en}: {count.en}")
+
+
+def _throw(
+    ctx: Ctx, count: int, who: Fighter, purpose: Text, **data: object
+) -> tuple[list[int], AnyEvent]:
+    """Roll ``count`` dice (a logged roll); with none, a plain event says the total is 0."""
+    if count == 0:
+        ev = ctx.emit(
+            "no_dice",
+            Text(
+                fr=f"🎲 {who.name} ne lance aucun dé pour {purpose.fr}",
+                en=f"🎲 {who.name} rolls no dice for {purpose.en}",
+            ),
+            **data,
+        )
+        return [], ev
+    roll = ctx.roll(count, who.name, purpose, **data)
+    return list(roll.dice), roll
+
+
+def _set_result(ev: AnyEvent, result: Text) -> None:
+    if isinstance(ev, RollEvent):
+        ev.result = result
+    else:
+        ev.text = Text(fr=f"{ev.text.fr} : {result.fr}", en=f"{ev.text.en}: {result.en}")
+
+
 def resolve_attack(state: ArenaState, seat: int, target: int, ctx: Ctx) -> AttackRecord:
     """ "Attaquer", "Blessures" and "Résultats spéciaux découlant d'une attaque"."""
     a = fighter(state, seat)
     d = fighter(state, target)
     a_dice, d_dice = attack_values(a, d)
-    a_post, d_post = posture_key(a), posture_key(d)
-    a_name = POSTURE_NAMES[a_post]
-    d_name = POSTURE_NAMES[d_post]
-    att = ctx.roll(
+    a_words, d_words = _posture_words(a, a_dice), _posture_words(d, d_dice)
+    a_rolled, att = _throw(
+        ctx,
         a_dice,
-        a.name,
+        a,
         Text(
-            fr=f"attaquer {d.name} ({a_name.fr}, {a_dice} dé(s))",
-            en=f"attack {d.name} ({a_name.en}, {a_dice} dice)",
+            fr=f"attaquer {d.name} ({a_words.fr})",
+            en=f"an attack on {d.name} ({a_words.en})",
         ),
         seat=seat,
         side="attack",
         target_seat=target,
     )
-    dfn = ctx.roll(
+    d_rolled, dfn = _throw(
+        ctx,
         d_dice,
-        d.name,
+        d,
         Text(
-            fr=f"se défendre contre {a.name} ({d_name.fr}, {d_dice} dé(s))",
-            en=f"defend against {a.name} ({d_name.en}, {d_dice} dice)",
+            fr=f"se défendre contre {a.name} ({d_words.fr})",
+            en=f"defence against {a.name} ({d_words.en})",
         ),
         seat=target,
         side="defence",
         attacker_seat=seat,
     )
-    a_total, d_total = sum(att.dice), sum(dfn.dice)
+    a_total, d_total = sum(a_rolled), sum(d_rolled)
     hit = a_total > d_total
     defender_en_garde = not d.down and d.posture == "garde"
     attacker_unleashed = not a.down and a.posture == "dechainee"
@@ -144,8 +183,8 @@ def resolve_attack(state: ArenaState, seat: int, target: int, ctx: Ctx) -> Attac
         attacker=seat,
         defender=target,
         at=a.pos,
-        attack_dice=list(att.dice),
-        defence_dice=list(dfn.dice),
+        attack_dice=a_rolled,
+        defence_dice=d_rolled,
         attack_total=a_total,
         defence_total=d_total,
         hit=hit,
@@ -154,19 +193,28 @@ def resolve_attack(state: ArenaState, seat: int, target: int, ctx: Ctx) -> Attac
     if d.resting:
         d.attacked_while_resting = True
     before = d.hp
+    _set_result(att, Text(fr=f"total {a_total}", en=f"total {a_total}"))
     if hit:
         rec.damage = wound(a, d)
         d.hp = max(0, d.hp - rec.damage)
         rec.hp_after = d.hp
-        att.result = Text(
-            fr=f"{a_total} contre {d_total} : touché, {rec.damage} PV ({d.name} {before} -> {d.hp} PV)",
-            en=f"{a_total} vs {d_total}: hit, {rec.damage} HP ({d.name} {before} -> {d.hp} HP)",
+        av, dv = attack_value(a.posture, a.down), defence_value(d.posture, d.down)
+        raw = av - dv
+        least = Text(fr=", au moins 1", en=", at least 1") if raw < 1 else Text(fr="", en="")
+        _set_result(
+            dfn,
+            Text(
+                fr=f"{a_total} contre {d_total} : touché, blessure {av} - {dv} = {raw}{least.fr}"
+                f" ({d.name} {before} -> {d.hp} PV)",
+                en=f"{a_total} vs {d_total}: hit, wound {av} - {dv} = {raw}{least.en}"
+                f" ({d.name} {before} -> {d.hp} HP)",
+            ),
         )
     else:
-        att.result = Text(
-            fr=f"{a_total} contre {d_total} : paré", en=f"{a_total} vs {d_total}: parried"
+        _set_result(
+            dfn,
+            Text(fr=f"{a_total} contre {d_total} : paré", en=f"{a_total} vs {d_total}: parried"),
         )
-    dfn.result = Text(fr=f"total {d_total}", en=f"total {d_total}")
     # "Si la posture du défenseur est en garde et que l'attaquant rate son coup,
     # sur un résultat de défense pair, l'attaquant est désarmé."
     if not hit and defender_en_garde and d_total % 2 == 0 and not a.disarmed:

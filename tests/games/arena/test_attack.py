@@ -18,6 +18,17 @@ def rolls(events) -> list[RollEvent]:
     return [e for e in events if isinstance(e, RollEvent)]
 
 
+def throws(events) -> list[tuple[str, int, str]]:
+    """(side, dice count, roller or "") of each side's throw; "no dice" counts as 0."""
+    out = []
+    for e in events:
+        if isinstance(e, RollEvent):
+            out.append((e.data["side"], len(e.dice), e.roller))
+        elif e.type == "no_dice":
+            out.append((e.data["side"], 0, ""))
+    return out
+
+
 def duel(att_posture: str, def_posture: str, **kw) -> object:
     """Ann (0,0) and Bob (1,0), adjacent; Bob's posture is from his last turn."""
     f0 = {"posture": att_posture, **kw.pop("f0", {})}
@@ -38,11 +49,11 @@ def test_dice_by_attacker_posture_against_defender_posture(a: str, d: str) -> No
     state = duel(a, d)
     na, nd = ATTACK[a], DEFENCE[d]
     _, events = attack(state, [1] * na, [1] * nd)
-    r = rolls(events)
-    assert [len(x.dice) for x in r] == [na, nd]
-    assert [x.roller for x in r] == ["Ann", "Bob"]
-    assert r[0].data["side"] == "attack" and r[1].data["side"] == "defence"
-    assert "attack Bob" in r[0].purpose.en and "attaquer Bob" in r[0].purpose.fr
+    t = throws(events)
+    assert [(side, n) for side, n, _ in t] == [("attack", na), ("defence", nd)]
+    assert [who for _, n, who in t if n] == [w for w, n in (("Ann", na), ("Bob", nd)) if n]
+    text = " ".join(e.text.en for e in events)
+    assert "attack on Bob" in text and "defence against Ann" in text
 
 
 def test_attack_table_values() -> None:
@@ -300,7 +311,7 @@ def test_a_disarmed_fighter_keeps_its_posture_values_for_the_wound(
     a_n = disarmed(ATTACK[a]) if a_disarmed else ATTACK[a]
     d_n = disarmed(DEFENCE[d]) if d_disarmed else DEFENCE[d]
     rec, events = attack(state, [6] * a_n, [1] * d_n)
-    assert [len(r.dice) for r in rolls(events)] == [a_n, d_n]
+    assert [n for _, n, _ in throws(events)] == [a_n, d_n]
     assert rec.hit and rec.damage == wound and state.fighters[1].hp == 7 - wound
 
 
@@ -313,3 +324,39 @@ def test_on_the_ground_the_values_are_those_of_the_au_sol_space() -> None:
     state = duel("garde", "dechainee", f0={"down": True})
     rec, _ = attack(state, [6], [])
     assert rec.damage == 1  # 1 - 0
+
+
+# --- the dice log, as a player checks it -------------------------------------------
+
+
+def test_the_log_shows_the_wound_as_attack_value_minus_defence_value() -> None:
+    """ "Blessures": a reader can check the wound from the log line alone."""
+    state = duel("dechainee", "defensive")
+    _, events = attack(state, [6, 6, 6, 6], [1, 1, 1])
+    text = " ".join(e.text.fr for e in events) + " ".join(e.text.en for e in events)
+    assert "4 - 3 = 1" in text
+    state = duel("agressive", "garde")
+    _, events = attack(state, [6, 6, 6], [1, 1, 1, 1])
+    text = " ".join(e.text.en for e in events)
+    assert "3 - 4 = -1, at least 1" in text
+    assert "7 -> 6" in text
+
+
+def test_the_log_counts_dice_in_good_grammar_and_names_the_penalties() -> None:
+    state = duel("defensive", "balancee", f0={"disarmed": True, "weapon_at": FAR})
+    _, events = attack(state, [6], [1, 1])
+    r = rolls(events)
+    assert "1 die" in r[0].purpose.en and "1 dé" in r[0].purpose.fr
+    assert "disarmed" in r[0].purpose.en and "désarmé" in r[0].purpose.fr
+    assert "2 dice" in r[1].purpose.en and "2 dés" in r[1].purpose.fr
+    assert "dé(s)" not in r[0].purpose.fr and "1 dice" not in r[0].purpose.en
+
+
+def test_no_dice_means_no_empty_roll_but_a_plain_total_of_0() -> None:
+    """A déchaîné defender rolls 0 dice: the log says so instead of an empty roll."""
+    state = duel("agressive", "dechainee")
+    rec, events = attack(state, [2, 2, 2], [])
+    assert [len(r.dice) for r in rolls(events)] == [3]
+    nod = [e for e in events if e.type == "no_dice"]
+    assert len(nod) == 1 and "Bob" in nod[0].text.en and "0" in nod[0].text.en
+    assert rec.hit and rec.defence_total == 0
