@@ -117,8 +117,9 @@ def net(state: MAState, ctx: Ctx, attacker: str, target: str, dice: int) -> bool
         return False
     before, after = wound(state, ctx, attacker, target, 1)
     caught = after > 0
-    if caught:
-        state.net_on = target
+    # The one token moves to the new target; if that 1 HP eliminated it, the
+    # token leaves with its card (the previous fighter is free either way).
+    state.net_on = target if caught else None
     ev.result = Text(
         fr=f"somme {total} >= taille {size} : {hp_line(state, target, before)} PV"
         + (", immobilisé par le filet" if caught else ""),

@@ -139,3 +139,17 @@ def test_strike_passes_missing_dice_to_the_next_target_in_the_chosen_order() -> 
     assert st.f("cactus").hp == 7  # the 4
     assert st.f("bonzai").hp == 6  # the 3; the 2 is lost
     assert rolls(ctx)[0].dice == [6, 4, 3, 2]
+
+
+def test_successful_net_that_eliminates_its_target_still_moves_the_token() -> None:
+    """RULINGS (net): there is one net token and a new net moves it. A net whose
+    1 HP eliminates its target took the token off the previous fighter all the
+    same; the token then leaves with the eliminated fighter's card."""
+    st = build(["cactus", "bonzai", "agaric", "sorgho"])
+    st.net_on = "sorgho"
+    st.f("bonzai").hp = 1
+    ctx = begin(st, "cactus", "cactus-net", ScriptedCtx([3, 2, 2]))  # 7 >= Bonzaï's size
+    do(st, "ranged-bonzai", ctx)
+    assert not st.f("bonzai").alive
+    assert st.net_on is None
+    assert "Bonzaï 1 -> 0" in rolls(ctx)[0].result.en
