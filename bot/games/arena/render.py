@@ -40,6 +40,14 @@ HEX_FILL = (62, 66, 78)
 HEX_EDGE = (95, 100, 115)
 START_RING = (130, 135, 150)
 SQ3 = math.sqrt(3)
+TAG_FONT = 14
+HEART = "♥"
+
+
+def hp_label(hp: int) -> str:
+    """What a pawn shows: its HP with a heart, so it never reads as a seat or rank number."""
+    return f"{hp}{HEART}"
+
 
 SHORT: dict[str, tuple[str, str]] = {
     "garde": ("GARDE", "GUARD"),
@@ -114,7 +122,7 @@ def render_board(view: dict[str, Any], lang: str = "en") -> bytes:
         if (h["q"], h["r"]) in corners:
             r = SIZE * 0.8
             draw.ellipse((cx - r, cy - r, cx + r, cy + r), outline=START_RING, width=2)
-        draw.text((cx, cy - SIZE * 0.64), h["label"], font=font(14), fill=MUTED, anchor="mm")
+        draw.text((cx, cy - SIZE * 0.64), h["label"], font=font(15), fill=MUTED, anchor="mm")
 
     # The last turn's path and attack.
     if last and last.get("path"):
@@ -181,13 +189,13 @@ def render_board(view: dict[str, Any], lang: str = "en") -> bytes:
             )
         else:
             draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=fill, outline=(15, 15, 15), width=2)
-        centred_text(draw, (cx, cy + 1), str(f["hp"]), 24, text_on(fill), True)
+        centred_text(draw, (cx, cy + 1), hp_label(f["hp"]), 19, text_on(fill), True)
         tag = _t(SHORT[f["posture"]], "fr" if fr else "en")
         tag_fill = DANGER if f["down"] else (25, 25, 30)
-        tw = draw.textlength(tag, font=font(12, True)) + 8
-        ty = cy + SIZE * 0.62
-        draw.rounded_rectangle((cx - tw / 2, ty - 8, cx + tw / 2, ty + 8), radius=5, fill=tag_fill)
-        centred_text(draw, (cx, ty), tag, 12, INK, True)
+        tw = draw.textlength(tag, font=font(TAG_FONT, True)) + 8
+        ty = cy + SIZE * 0.64
+        draw.rounded_rectangle((cx - tw / 2, ty - 9, cx + tw / 2, ty + 9), radius=5, fill=tag_fill)
+        centred_text(draw, (cx, ty), tag, TAG_FONT, INK, True)
         if f["disarmed"]:
             bx, by = cx + r * 0.85, cy - r * 0.85
             draw.ellipse((bx - 10, by - 10, bx + 10, by + 10), fill=DANGER, outline=(15, 15, 15))
@@ -214,8 +222,9 @@ def _legend(draw: ImageDraw.ImageDraw, fr: bool) -> None:
     """What the markers mean, under the board."""
     y = HEIGHT - 34
     x = 24.0
-    f = font(14)
+    f = font(15)
     items = [
+        ("hp", "PV" if fr else "HP"),
         ("path", "dernier trajet" if fr else "last path"),
         ("disarmed", "désarmé" if fr else "disarmed"),
         ("weapon", "arme au sol" if fr else "dropped weapon"),
@@ -223,7 +232,11 @@ def _legend(draw: ImageDraw.ImageDraw, fr: bool) -> None:
         ("out", "hors combat" if fr else "knocked out"),
     ]
     for kind, text in items:
-        if kind == "path":
+        if kind == "hp":
+            draw.ellipse((x, y - 11, x + 36, y + 11), fill=(200, 200, 205))
+            centred_text(draw, (x + 18, y), hp_label(7), 14, (20, 20, 20), True)
+            x += 42
+        elif kind == "path":
             draw.line((x, y, x + 22, y), fill=HIGHLIGHT, width=6)
             x += 28
         elif kind == "disarmed":
@@ -287,17 +300,28 @@ def _side_panel(draw: ImageDraw.ImageDraw, view: dict[str, Any], fr: bool) -> No
     fighters: list[dict[str, Any]] = view["fighters"]
     lang = "fr" if fr else "en"
     y = 84
+    draw.text(
+        (x0 + 4, y - 6),
+        "Ordre de jeu" if fr else "Turn order",
+        font=font(14),
+        fill=MUTED,
+        anchor="ls",
+    )
     draw.rounded_rectangle((x0, y, x1, y + 30 + 50 * len(fighters)), radius=10, fill=PANEL)
     y += 10
     order = view["order"]
-    for rank, seat in enumerate(order):
+    for seat in order:
         f = fighters[seat]
         fill = colour(f["colour"])
         cy = y + 22
         if f["seat"] == view.get("current"):
             draw.rounded_rectangle((x0 + 4, y, x1 - 4, y + 46), radius=8, outline=INK, width=2)
-        draw.ellipse((x0 + 12, cy - 14, x0 + 40, cy + 14), fill=greyed(fill) if f["out"] else fill)
-        centred_text(draw, (x0 + 26, cy), str(rank + 1), 14, text_on(fill), True)
+        draw.ellipse(
+            (x0 + 12, cy - 14, x0 + 40, cy + 14),
+            fill=greyed(fill) if f["out"] else fill,
+            outline=(15, 15, 15),
+            width=2,
+        )
         name = f["name"][:14]
         draw.text(
             (x0 + 50, cy - 10),
@@ -318,7 +342,7 @@ def _side_panel(draw: ImageDraw.ImageDraw, view: dict[str, Any], fr: bool) -> No
         draw.text(
             (x0 + 50, cy + 12),
             status,
-            font=font(14),
+            font=font(15),
             fill=DANGER if f["down"] or f["disarmed"] else MUTED,
             anchor="lm",
         )
@@ -409,6 +433,16 @@ def _last_turn(
         col = OK
     draw.text((x0, y + 4), res, font=font(18, True), fill=col)
     y += 28
+    if atk["hit"] and atk.get("attack_value") is not None:
+        av, dv = atk["attack_value"], atk["defence_value"]
+        if av - dv < 1:
+            least = "1 (minimum)"
+            formula = f"{av} - {dv} = {av - dv} → {least}"
+        else:
+            formula = f"{av} - {dv} = {av - dv}"
+        formula = ("Blessure : " if fr else "Wound: ") + formula
+        draw.text((x0, y), formula, font=font(15), fill=MUTED)
+        y += 22
     specials: list[str] = []
     if atk.get("knocked_out"):
         specials.append(f"{d['name'][:12]} " + ("hors de combat" if fr else "knocked out"))

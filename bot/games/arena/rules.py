@@ -199,6 +199,7 @@ def resolve_attack(state: ArenaState, seat: int, target: int, ctx: Ctx) -> Attac
         d.hp = max(0, d.hp - rec.damage)
         rec.hp_after = d.hp
         av, dv = attack_value(a.posture, a.down), defence_value(d.posture, d.down)
+        rec.attack_value, rec.defence_value = av, dv
         raw = av - dv
         least = Text(fr=", au moins 1", en=", at least 1") if raw < 1 else Text(fr="", en="")
         _set_result(

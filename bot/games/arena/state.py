@@ -43,6 +43,9 @@ class AttackRecord(BaseModel):
     defence_total: int
     hit: bool
     damage: int = 0
+    attack_value: int | None = None
+    """The posture-table values the wound was computed from ("Blessures")."""
+    defence_value: int | None = None
     hp_after: int
     knocked_out: bool = False
     disarmed: bool = False

@@ -90,3 +90,22 @@ def test_posture_buttons_show_the_handicap_and_disarmed_values() -> None:
     assert stats["dechainee"] == {"move": 2, "atk": 2, "def": 0}
     assert stats["garde"] == {"move": 0, "atk": 0, "def": 2}
     assert stats["defensive"] == {"move": 1, "atk": 1, "def": 1}
+
+
+def test_pawns_label_their_hp_with_a_heart_not_a_bare_number() -> None:
+    """The roster lists fighters in turn order; a bare number on a pawn could be read
+    as a seat or a rank, so the pawn's HP carries a heart (explained in the legend)."""
+    from bot.games.arena.render import hp_label
+
+    assert hp_label(3) == "3♥" and hp_label(7) == "7♥"
+
+
+def test_the_picture_shows_the_wound_formula_and_reads_older_records() -> None:
+    state = busy_state()
+    view = GAME.view(state, None)
+    atk = view["last"]["attack"]
+    assert (atk["attack_value"], atk["defence_value"]) == (2, 1)  # balancée vs agressive
+    old = dict(
+        view, last=dict(view["last"], attack={k: v for k, v in atk.items() if "value" not in k})
+    )
+    assert GAME.render(old, "fr") != GAME.render(view, "fr")
