@@ -99,6 +99,39 @@ def wound(state: MAState, ctx: Ctx, attacker: str, target: str, hits: int) -> tu
     return before, t.hp
 
 
+def target_line(
+    state: MAState,
+    fid: str,
+    before: int,
+    hits: int,
+    defence_value: int,
+    dice: list[int] | None = None,
+) -> Text:
+    """One target of a zone attack: ``Cactus 8 -> 6 HP ([5, 3, 2] vs 3+: 2 hits)``."""
+    seen = f"[{', '.join(map(str, dice))}] " if dice is not None else ""
+    return Text(
+        fr=f"{hp_line(state, fid, before)} PV ({seen}cible {defence_value}+ : {hits} touche{'s' if hits > 1 else ''})",
+        en=f"{hp_line(state, fid, before)} HP ({seen}vs {defence_value}+: {hits} hit{'s' if hits != 1 else ''})",
+    )
+
+
+def zone_result(hits: int, lines: list[Text], tail: Text | None = None) -> Text:
+    """The result of a roll against several fighters, each line checkable on its own."""
+    parts_fr = [x.fr for x in lines] + ([tail.fr] if tail else [])
+    parts_en = [x.en for x in lines] + ([tail.en] if tail else [])
+    return Text(
+        fr=f"{hits} touche{'s' if hits > 1 else ''} au total : " + " ; ".join(parts_fr),
+        en=f"{hits} hit{'s' if hits != 1 else ''} in all: " + "; ".join(parts_en),
+    )
+
+
+def net_note(state: MAState, fid: str) -> Text:
+    """Why an attacker rolls one die fewer than its card shows (Cactus's net)."""
+    if not netted(state, fid):
+        return Text(fr="", en="")
+    return Text(fr=" (dans le filet : -1 dé)", en=" (netted: -1 die)")
+
+
 def hits_text(hits: int, lines: list[str]) -> Text:
     body = "; ".join(lines)
     return Text(

@@ -22,6 +22,7 @@ from bot.games.mad_arena.combat import (
     initiative,
     is_dragon,
     net_malus,
+    net_note,
     netted,
     single_attack,
 )
@@ -714,11 +715,26 @@ def apply_action(state: MAState, a: Action, opt: str, ctx: Ctx) -> None:
         raise IllegalDecision(Text(fr="Choix inconnu.", en="Unknown choice."))
 
 
-def _purpose(state: MAState, kind: str, tid: str) -> Text:
+def _purpose(state: MAState, kind: str, tid: str, fid: str) -> Text:
+    """What a roll is for, with why its dice count differs from the card (net, secret move)."""
     name = state.name(tid)
+    note = net_note(state, fid)
+    f = state.f(fid)
+    secret = state.card(f.in_play or "").secret if kind == "melee" else None
+    if secret == "kamikaze":
+        return Text(
+            fr=f"l'attaque kamikaze contre {name} (dés = min(6, 8 - {f.hp} PV)){note.fr}",
+            en=f"the kamikaze attack against {name} (dice = min(6, 8 - {f.hp} HP)){note.en}",
+        )
+    if secret == "terminotaure":
+        k = f.played_since_refill
+        return Text(
+            fr=f"la mise à mort du Terminotaure contre {name} (dés = {k} carte(s) jouée(s) depuis la reprise en main){note.fr}",
+            en=f"the Terminotaure kill against {name} (dice = {k} card(s) played since the hand refill){note.en}",
+        )
     if kind == "melee":
-        return Text(fr=f"un combat contre {name}", en=f"melee against {name}")
-    return Text(fr=f"un tir sur {name}", en=f"a ranged attack on {name}")
+        return Text(fr=f"un combat contre {name}{note.fr}", en=f"melee against {name}{note.en}")
+    return Text(fr=f"un tir sur {name}{note.fr}", en=f"a ranged attack on {name}{note.en}")
 
 
 def attack_melee(state: MAState, ctx: Ctx, fid: str, tid: str) -> None:
@@ -736,9 +752,9 @@ def attack_melee(state: MAState, ctx: Ctx, fid: str, tid: str) -> None:
         sm.finishing(state, ctx, fid, tid, dice)
     elif secret in ("kamikaze", "terminotaure"):
         _announce(state, ctx, fid, secret, tid)
-        single_attack(state, ctx, fid, tid, dice, _purpose(state, "melee", tid))
+        single_attack(state, ctx, fid, tid, dice, _purpose(state, "melee", tid, fid))
     else:
-        single_attack(state, ctx, fid, tid, dice, _purpose(state, "melee", tid))
+        single_attack(state, ctx, fid, tid, dice, _purpose(state, "melee", tid, fid))
     check_last_standing(state, ctx)
 
 
@@ -753,7 +769,7 @@ def attack_ranged(state: MAState, ctx: Ctx, fid: str, tid: str) -> None:
         _announce(state, ctx, fid, "net", tid)
         sm.net(state, ctx, fid, tid, dice)
     else:
-        single_attack(state, ctx, fid, tid, dice, _purpose(state, "ranged", tid))
+        single_attack(state, ctx, fid, tid, dice, _purpose(state, "ranged", tid, fid))
     check_last_standing(state, ctx)
 
 

@@ -15,9 +15,12 @@ from bot.games.mad_arena.combat import (
     hp_line,
     in_zone,
     net_malus,
+    net_note,
     roll_attack,
     single_attack,
+    target_line,
     wound,
+    zone_result,
 )
 from bot.games.mad_arena.labels import de
 from bot.games.mad_arena.state import MAState
@@ -41,8 +44,24 @@ def finishing_modifier(state: MAState, target: str) -> int:
 def finishing(state: MAState, ctx: Ctx, attacker: str, target: str, dice: int) -> int:
     """Burdock's finishing: 5 dice +-1; a kill heals 1 HP (victim size <= 10) or 2 (> 10), capped."""
     mod = finishing_modifier(state, target)
+    hp = state.f(target).hp
+    note = net_note(state, attacker)
+    why = (
+        Text(fr=f"{hp} PV <= 5 : +1 par dé", en=f"{hp} HP <= 5: +1 per die")
+        if mod > 0
+        else Text(fr=f"{hp} PV > 5 : -1 par dé", en=f"{hp} HP > 5: -1 per die")
+    )
     hits, ev = single_attack(
-        state, ctx, attacker, target, dice, Text(fr="le « Finishing »", en="the Finishing"), mod
+        state,
+        ctx,
+        attacker,
+        target,
+        dice,
+        Text(
+            fr=f"le « Finishing » contre {state.name(target)} ({why.fr}){note.fr}",
+            en=f"the Finishing against {state.name(target)} ({why.en}){note.en}",
+        ),
+        mod,
     )
     if not state.f(target).alive:
         me = state.f(attacker)
@@ -65,47 +84,82 @@ def finishing(state: MAState, ctx: Ctx, attacker: str, target: str, dice: int) -
 def powder_keg(state: MAState, ctx: Ctx, attacker: str, zone: int, dice: int) -> int:
     """Agaric's powder keg: one roll of 3 dice against every fighter in the zone, allies included."""
     targets = in_zone(state, zone, exclude=attacker)
+    note = net_note(state, attacker)
     ev = roll_attack(
-        state, ctx, attacker, Text(fr="le tonnelet de poudre", en="the powder keg"), dice, None
+        state,
+        ctx,
+        attacker,
+        Text(
+            fr=f"le tonnelet de poudre sur toute la zone{note.fr}",
+            en=f"the powder keg on the whole zone{note.en}",
+        ),
+        dice,
+        None,
     )
     ev.data["targets"] = [t.id for t in targets]
-    lines: list[str] = []
+    lines: list[Text] = []
     total = 0
     for t in targets:
         d = defence(state, t.id)
         hits = count_hits(ev.dice, d)
         total += hits
         before, _ = wound(state, ctx, attacker, t.id, hits)
-        lines.append(f"{hp_line(state, t.id, before)} ({hits}, {d}+)")
-    ev.result = hits_text(total, lines)
+        lines.append(target_line(state, t.id, before, hits, d))
+    ev.result = zone_result(total, lines)
     return total
 
 
 def strike(state: MAState, ctx: Ctx, attacker: str, order: list[str], dice: int) -> int:
     """Baobab's strike: hits on the first target wound it, the misses pass to the next, and so on."""
-    ev = roll_attack(state, ctx, attacker, Text(fr="le « Strike »", en="the Strike"), dice, None)
+    names = ", ".join(state.name(t) for t in order)
+    note = net_note(state, attacker)
+    ev = roll_attack(
+        state,
+        ctx,
+        attacker,
+        Text(
+            fr=f"le « Strike » (ordre : {names}){note.fr}",
+            en=f"the Strike (order: {names}){note.en}",
+        ),
+        dice,
+        None,
+    )
     ev.data["targets"] = list(order)
     remaining = list(ev.dice)
-    lines: list[str] = []
+    lines: list[Text] = []
     total = 0
     for tid in order:
         if not remaining:
             break
         d = defence(state, tid)
         hit = [x for x in remaining if x >= d]
+        seen = remaining
         remaining = [x for x in remaining if x < d]
         total += len(hit)
         before, _ = wound(state, ctx, attacker, tid, len(hit))
-        lines.append(f"{hp_line(state, tid, before)} ({len(hit)}, {d}+)")
-    ev.result = hits_text(total, lines)
+        lines.append(target_line(state, tid, before, len(hit), d, seen))
+    tail = None
+    if remaining:
+        rest = f"[{', '.join(map(str, remaining))}]"
+        tail = Text(fr=f"{rest} sans cible", en=f"{rest} hit nobody")
+    ev.result = zone_result(total, lines, tail)
     return total
 
 
 def net(state: MAState, ctx: Ctx, attacker: str, target: str, dice: int) -> bool:
     """Cactus's net: if the 3 dice sum to >= the target's size, it loses 1 HP and is netted."""
     size = state.data(target).size
+    note = net_note(state, attacker)
     ev = roll_attack(
-        state, ctx, attacker, Text(fr="le filet de ronces", en="the bramble net"), dice, None
+        state,
+        ctx,
+        attacker,
+        Text(
+            fr=f"le filet de ronces sur {state.name(target)}{note.fr}",
+            en=f"the bramble net on {state.name(target)}{note.en}",
+        ),
+        dice,
+        None,
     )
     ev.data["targets"] = [target]
     total = sum(ev.dice)
@@ -137,8 +191,17 @@ def landing_dice(size: int) -> int:
 def kick(state: MAState, ctx: Ctx, dragon: str, target: str, dice: int) -> bool:
     """Zamioculcas's kick: 4 melee dice; True when the sum >= the target's size and it survives (thrown)."""
     d = defence(state, target)
+    note = net_note(state, dragon)
     ev = roll_attack(
-        state, ctx, dragon, Text(fr="le coup de sandale", en="the sandal kick"), dice, d
+        state,
+        ctx,
+        dragon,
+        Text(
+            fr=f"le coup de sandale contre {state.name(target)}{note.fr}",
+            en=f"the sandal kick against {state.name(target)}{note.en}",
+        ),
+        dice,
+        d,
     )
     ev.data["targets"] = [target]
     hits = count_hits(ev.dice, d)
@@ -162,7 +225,8 @@ def land(state: MAState, ctx: Ctx, dragon: str, thrown: str, zone: int) -> list[
     """The thrown fighter lands; everyone already there takes a landing shot credited to the dragon."""
     already = [x.id for x in in_zone(state, zone, exclude=thrown)]
     state.f(thrown).zone = zone
-    n = landing_dice(state.data(thrown).size)
+    size = state.data(thrown).size
+    n = landing_dice(size)
     for tid in already:
         single_attack(
             state,
@@ -171,8 +235,8 @@ def land(state: MAState, ctx: Ctx, dragon: str, thrown: str, zone: int) -> list[
             tid,
             n,
             Text(
-                fr=f"l'atterrissage {de(state.name(thrown))} sur {state.name(tid)}",
-                en=f"{state.name(thrown)} landing on {state.name(tid)}",
+                fr=f"l'atterrissage {de(state.name(thrown))} sur {state.name(tid)} (taille {size} : {n} dé{'s' if n > 1 else ''})",
+                en=f"{state.name(thrown)} landing on {state.name(tid)} (size {size}: {n} dice)",
             ),
         )
     return already
@@ -184,6 +248,17 @@ def split_fire(state: MAState, ctx: Ctx, dragon: str, split: dict[str, int]) -> 
     for tid, n in split.items():
         if n <= 0 or not state.f(tid).alive:
             continue
-        hits, _ = single_attack(state, ctx, dragon, tid, n, Text(fr="un tir", en="a ranged attack"))
+        note = net_note(state, dragon)
+        hits, _ = single_attack(
+            state,
+            ctx,
+            dragon,
+            tid,
+            n,
+            Text(
+                fr=f"un tir sur {state.name(tid)} ({n} de ses {sum(split.values())} dés de tir){note.fr}",
+                en=f"a ranged attack on {state.name(tid)} ({n} of its {sum(split.values())} ranged dice){note.en}",
+            ),
+        )
         total += hits
     return total

@@ -138,7 +138,15 @@ def test_strike_passes_missing_dice_to_the_next_target_in_the_chosen_order() -> 
     assert st.f("agaric").hp == 4  # the 6
     assert st.f("cactus").hp == 7  # the 4
     assert st.f("bonzai").hp == 6  # the 3; the 2 is lost
-    assert rolls(ctx)[0].dice == [6, 4, 3, 2]
+    r = rolls(ctx)[0]
+    assert r.dice == [6, 4, 3, 2]
+    # The line shows which dice each target faced, so the carry-over is checkable.
+    assert "order: Agaric, Cactus, Bonzaï" in r.purpose.en
+    assert r.result is not None and r.result.en == (
+        "3 hits in all: Agaric 5 -> 4 HP ([6, 4, 3, 2] vs 5+: 1 hit); "
+        "Cactus 8 -> 7 HP ([4, 3, 2] vs 4+: 1 hit); "
+        "Bonzaï 7 -> 6 HP ([3, 2] vs 3+: 1 hit); [2] hit nobody"
+    )
 
 
 def test_successful_net_that_eliminates_its_target_still_moves_the_token() -> None:
