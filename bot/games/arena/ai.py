@@ -248,7 +248,9 @@ def choose(state: ArenaState, decision: Decision, rnd: random.Random) -> str:
     scored: list[tuple[float, str]] = []
     if decision.kind == "posture":
         for oid in ids:
-            if oid == "sol":
+            if oid == "solpick":
+                value = plan.end_score(me.pos, me.posture, True) + 3.0
+            elif oid == "sol":
                 value = plan.hex_attack(me.pos, me.posture, True) + plan.end_score(
                     me.pos, me.posture, True
                 )

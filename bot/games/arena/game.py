@@ -193,6 +193,19 @@ class ArenaGame(Game[ArenaState]):
                     emoji=POSTURE_EMOJI["sol"],
                 )
             )
+        if f.down and f.disarmed and f.weapon_at == f.pos:
+            options.append(
+                Option(
+                    id="solpick",
+                    label=Text(
+                        fr="Rester au sol et ramasser son arme",
+                        en="Stay down and pick up the weapon",
+                    ),
+                    detail=Text(fr="Prend tout le tour", en="Takes the whole turn"),
+                    emoji="🗡️",
+                    style="success",
+                )
+            )
         status = _status(f)
         return Decision(
             key=f"t{turn.number}:posture",
@@ -379,6 +392,18 @@ class ArenaGame(Game[ArenaState]):
                 posture="sol",
             )
             return
+        if opt == "solpick":
+            if not (f.down and f.disarmed and f.weapon_at == f.pos):
+                raise IllegalDecision(
+                    Text(
+                        fr="Votre arme n'est pas sur votre case.",
+                        en="Your weapon is not on your hex.",
+                    )
+                )
+            turn.stay_down = True
+            turn.posture = f.posture
+            self._pick_up(state, f, ctx)
+            return
         if opt not in POSTURES:
             raise IllegalDecision(Text(fr="Posture inconnue.", en="Unknown posture."))
         posture = POSTURES[POSTURES.index(opt)]
@@ -423,15 +448,7 @@ class ArenaGame(Game[ArenaState]):
             turn.step = "fight"
             self._maybe_finish_fight(state, turn, f, ctx)
         elif opt == "pickup":
-            # "Ramasser son arme (si désarmé)", on the hex where it fell: a whole turn.
-            f.disarmed = False
-            f.weapon_at = None
-            ctx.emit(
-                "pickup",
-                Text(fr=f"🗡️ {f.name} ramasse son arme.", en=f"🗡️ {f.name} picks up the weapon."),
-                seat=f.seat,
-            )
-            finish_turn(state, "pickup", None, ctx)
+            self._pick_up(state, f, ctx)
         elif opt == "rest":
             # "Reprendre des forces": en garde and nothing else.
             f.resting = True
@@ -449,6 +466,18 @@ class ArenaGame(Game[ArenaState]):
                 seat=f.seat,
             )
             finish_turn(state, "pass", None, ctx)
+
+    @staticmethod
+    def _pick_up(state: ArenaState, f: Fighter, ctx: Ctx) -> None:
+        """ "Ramasser son arme (si désarmé)", on the hex where it fell: a whole turn."""
+        f.disarmed = False
+        f.weapon_at = None
+        ctx.emit(
+            "pickup",
+            Text(fr=f"🗡️ {f.name} ramasse son arme.", en=f"🗡️ {f.name} picks up the weapon."),
+            seat=f.seat,
+        )
+        finish_turn(state, "pickup", None, ctx)
 
     def _apply_fight(self, state: ArenaState, turn: Turn, f: Fighter, opt: str, ctx: Ctx) -> None:
         allowed = {o.id for o in self._fight_options(state, turn, f)}

@@ -360,3 +360,22 @@ def test_no_dice_means_no_empty_roll_but_a_plain_total_of_0() -> None:
     nod = [e for e in events if e.type == "no_dice"]
     assert len(nod) == 1 and "Bob" in nod[0].text.en and "0" in nod[0].text.en
     assert rec.hit and rec.defence_total == 0
+
+
+def test_on_the_ground_and_disarmed_on_the_weapon_hex_may_pick_it_up_without_getting_up() -> None:
+    """Book "Le tour de jeu": "Ramasser son arme (si désarmé)" is one of the actions,
+    with no condition of standing; it needs no movement ("Au sol": Bouger 0)."""
+    state = arrange([(0, 0), (3, -3)], f0={"down": True, "disarmed": True, "weapon_at": (0, 0)})
+    assert "solpick" in offered(state)
+    play(state, 0, "solpick")
+    ann = state.fighters[0]
+    assert not ann.disarmed and ann.weapon_at is None and ann.down
+    assert state.last.action == "pickup" and state.last.posture == "sol"
+    assert state.turn.seat == 1
+
+
+def test_on_the_ground_away_from_the_weapon_there_is_no_pickup() -> None:
+    state = arrange([(0, 0), (3, -3)], f0={"down": True, "disarmed": True, "weapon_at": (1, 0)})
+    assert "solpick" not in offered(state)
+    state = arrange([(0, 0), (3, -3)], f0={"down": True})
+    assert "solpick" not in offered(state)
