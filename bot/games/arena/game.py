@@ -171,12 +171,25 @@ class ArenaGame(Game[ArenaState]):
                 if f.down
                 else name
             )
+            # Getting up is the whole turn: no move and no attack now, only the
+            # posture's defence until the next turn (RULINGS).
+            detail = (
+                Text(
+                    fr=f"prend tout le tour · défense {dfn}🎲 jusqu'à votre prochain tour",
+                    en=f"takes the whole turn · defence {dfn}🎲 until your next turn",
+                )
+                if f.down
+                else _stats_text(move, atk, dfn)
+            )
+            stats: dict[str, int | str] = (
+                {"def": dfn} if f.down else {"move": move, "atk": atk, "def": dfn}
+            )
             options.append(
                 Option(
                     id=p,
                     label=lab,
-                    detail=_stats_text(move, atk, dfn),
-                    stats={"move": move, "atk": atk, "def": dfn},
+                    detail=detail,
+                    stats=stats,
                     emoji=POSTURE_EMOJI[p],
                     style="primary" if f.down else "secondary",
                 )

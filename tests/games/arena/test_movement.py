@@ -156,3 +156,13 @@ def test_paths_are_contiguous() -> None:
     play(state, 0, "dechainee", "e", "e", "se", "w")
     path = state.last.path
     assert all(b in set(neighbours(a)) for a, b in itertools.pairwise(path))
+
+
+def test_get_up_buttons_promise_no_move_this_turn() -> None:
+    """Getting up is the whole turn (RULINGS): its buttons show only the defence it sets."""
+    state = arrange([(0, 0), (3, -3)], f0={"down": True})
+    for o in GAME.pending(state)[0].options:
+        assert o.stats == {
+            "def": {"garde": 4, "defensive": 3, "balancee": 2, "agressive": 1, "dechainee": 0}[o.id]
+        }
+        assert "whole turn" in o.detail.en and "tout le tour" in o.detail.fr
