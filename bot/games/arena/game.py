@@ -30,7 +30,6 @@ from bot.games.arena.postures import (
     START_HP,
     attack_dice,
     defence_dice,
-    move_allowance,
 )
 from bot.games.arena.rules import (
     attack_values,
@@ -162,7 +161,9 @@ class ArenaGame(Game[ArenaState]):
     def _posture_decision(self, state: ArenaState, turn: Turn, f: Fighter) -> Decision:
         options: list[Option] = []
         for p in POSTURES:
-            move = move_allowance(p, False, f.hp)
+            # The exact hexes this turn: the posture's value, the handicap and,
+            # when boxed in, the longest legal path (RULINGS).
+            move = 0 if f.down else required_length(state, f.seat, p)
             atk = attack_dice(p, False, f.disarmed)
             dfn = defence_dice(p, False, f.disarmed)
             name = POSTURE_NAMES[p]

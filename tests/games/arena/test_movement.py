@@ -166,3 +166,15 @@ def test_get_up_buttons_promise_no_move_this_turn() -> None:
             "def": {"garde": 4, "defensive": 3, "balancee": 2, "agressive": 1, "dechainee": 0}[o.id]
         }
         assert "whole turn" in o.detail.en and "tout le tour" in o.detail.fr
+
+
+def test_posture_buttons_show_the_exact_move_of_this_turn() -> None:
+    """The move on each button is what the turn will require: the posture's value,
+    capped by the handicap and by the longest legal path (RULINGS)."""
+    positions = [(3, -3), (2, -3), (3, -2), (1, -2), (1, -1), (2, -1)]
+    state = arrange(positions)  # only (2,-2) is free, and it is walled in
+    moves = {o.id: o.stats["move"] for o in GAME.pending(state)[0].options}
+    assert moves == {"garde": 0, "defensive": 1, "balancee": 1, "agressive": 1, "dechainee": 1}
+    state = arrange([(0, 0), (3, -3)], f0={"hp": 2})
+    moves = {o.id: o.stats["move"] for o in GAME.pending(state)[0].options}
+    assert moves == {"garde": 0, "defensive": 1, "balancee": 2, "agressive": 2, "dechainee": 2}
