@@ -379,3 +379,48 @@ def test_on_the_ground_away_from_the_weapon_there_is_no_pickup() -> None:
     assert "solpick" not in offered(state)
     state = arrange([(0, 0), (3, -3)], f0={"down": True})
     assert "solpick" not in offered(state)
+
+
+# --- special results: the corners of the book's wording ------------------------------
+
+
+def test_an_attacker_already_disarmed_drops_nothing_more() -> None:
+    """RULES.md choice: a disarmed attacker has no weapon to drop; its weapon stays put."""
+    state = duel("agressive", "garde", f0={"disarmed": True, "weapon_at": FAR})
+    rec, _ = attack(state, [1], [1, 1, 1, 1])
+    assert not rec.hit and rec.defence_total == 4 and not rec.disarmed
+    assert state.fighters[0].weapon_at == FAR
+
+
+def test_a_disarmed_en_garde_defender_is_still_en_garde_for_the_special_results() -> None:
+    """RULES.md choice: "en garde" is the posture, whatever the dice it rolls."""
+    state = duel("dechainee", "garde", f1={"disarmed": True, "weapon_at": FAR})
+    rec, events = attack(state, [1, 1, 1, 2], [3, 3])  # 4 dice vs 2 dice
+    assert [n for _, n, _ in throws(events)] == [4, 2]
+    assert not rec.hit and rec.disarmed and rec.attacker_fell and rec.defender_fell
+
+
+def test_a_knocked_out_defender_does_not_also_fall() -> None:
+    """ "Zéro points de vie": out of the fight; the knock-down result no longer applies."""
+    state = duel("dechainee", "garde", f1={"hp": 1})
+    rec, events = attack(state, [6, 6, 6, 6], [1, 1, 1, 1])
+    bob = state.fighters[1]
+    assert rec.knocked_out and not rec.defender_fell and bob.out and not bob.down
+    assert "fell" not in [e.type for e in events]
+
+
+def test_the_weapon_stays_on_the_attack_hex_while_the_attacker_moves_on() -> None:
+    """ "Désarmé": no move penalty; the weapon lies "sur la case où il l'a échappée"."""
+    state = arrange([(0, 0), (2, 0), FAR], f1={"posture": "garde"})
+    play(state, 0, "agressive", "e", "atk1", dice=[1, 1, 1, 1, 1, 2, 2])
+    ann = state.fighters[0]
+    assert ann.disarmed and ann.weapon_at == (1, 0)
+    play(state, 0, "nw", "w")
+    assert ann.pos == (0, -1) and ann.weapon_at == (1, 0) and ann.disarmed
+
+
+def test_a_fighter_on_the_ground_attacking_an_en_garde_defender_can_be_disarmed() -> None:
+    """The disarm result depends on the defender's posture and the defence total only."""
+    state = duel("agressive", "garde", f0={"down": True})
+    rec, _ = attack(state, [1], [1, 1, 2, 2])
+    assert not rec.hit and rec.disarmed and state.fighters[0].down
