@@ -1,0 +1,22 @@
+"""Fixtures for the Discord layer's end-to-end tests."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+import tests.engine.fixture_game  # noqa: F401  (registers test-pick)
+from tests.cogs.driver import Driver
+
+
+@pytest.fixture
+async def driver(tmp_path: Path) -> AsyncIterator[Driver]:
+    d = Driver(tmp_path)
+    await d.start()
+    try:
+        yield d
+    finally:
+        await d.stop()
+    d.fake.assert_clean()

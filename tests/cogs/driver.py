@@ -1,0 +1,218 @@
+"""A high-level driver for end-to-end tests of the Discord layer.
+
+Built on the offline harness (:mod:`tests.harness`): a :class:`FakeDiscord`
+answers every REST call; interactions are fed to discord.py's own
+``ConnectionState.parse_interaction_create``. The bot runs on a real
+:class:`bot.store.Store` in a temporary SQLite file and a manual clock, so a
+test can restart it on the same file and advance time without sleeping.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from pathlib import Path
+from typing import Any
+
+import discord
+
+from bot.app import ArenaBot
+from bot.gm import ManualClock
+from tests.harness import payloads as P
+from tests.harness.fake_discord import CURRENT_INTERACTION, FakeDiscord, FakeInteraction, FakeMessage
+
+Json = dict[str, Any]
+IDLE_TASKS = frozenset({"store-wal-checkpoint", "arena-timers"})
+"""Background loops that never finish: settling does not wait for them."""
+
+
+class Driver:
+    def __init__(self, tmp_path: Path, *, players: int = 4, guild_locale: str = "en-US") -> None:
+        self.snow = P.Snowflakes()
+        self.db_path = tmp_path / "arena.sqlite3"
+        self.app_id = self.snow()
+        self.bot_user = P.bot_user(self.snow())
+        self.fake = FakeDiscord(application_id=self.app_id, bot_user=self.bot_user, snowflakes=self.snow)
+        self.guild_id = self.snow()
+        self.channel = P.text_channel(self.snow(), "arena", guild_id=self.guild_id)
+        self.channel_id = int(self.channel["id"])
+        names = ["ann", "bob", "cat", "dan", "eve", "fay", "gus", "hal"]
+        self.users: list[Json] = []
+        for i in range(players + 1):
+            u = P.user(self.snow(), names[i])
+            self.users.append(u)
+        self.spectator = self.users[-1]
+        self.users = self.users[:-1]
+        self.owner = self.users[0]
+        self.guild_locale = guild_locale
+        self.guild = P.guild(
+            self.guild_id,
+            owner_id=int(self.owner["id"]),
+            channels=[self.channel],
+            members=[P.member(u) for u in [*self.users, self.spectator]],
+            preferred_locale=guild_locale,
+        )
+        self.fake.add_guild(self.guild)
+        self.clock = ManualClock()
+        self.bot: ArenaBot | None = None
+        self.locale: dict[int, str] = {}
+
+    # --- lifecycle -----------------------------------------------------------------------
+    async def start(self) -> ArenaBot:
+        self._idle = set(asyncio.all_tasks())
+        bot = ArenaBot(self.db_path, self.guild_id, clock=self.clock, tick_seconds=None)
+        self.fake.install(bot)
+        await bot.login("fake-token")
+        self.bot = bot
+        await self.settle()
+        return bot
+
+    async def stop(self) -> None:
+        if self.bot is not None:
+            await self.settle()
+            await self.bot.close()
+            self.fake.uninstall()
+            self.bot = None
+
+    async def restart(self) -> ArenaBot:
+        """A new process on the same SQLite file; Discord's state is kept."""
+        await self.stop()
+        return await self.start()
+
+    async def settle(self) -> None:
+        """Wait until every task the bot started (handlers, worker threads) is done."""
+        for _ in range(200):
+            tasks = self._busy()
+            if not tasks:
+                return
+            _, pending = await asyncio.wait(tasks, timeout=20)
+            if pending:
+                for t in pending:
+                    t.print_stack()
+                raise AssertionError(f"tasks still running: {pending}")
+        raise AssertionError("the bot never settled")
+
+    def _busy(self) -> list[asyncio.Task[Any]]:
+        me = asyncio.current_task()
+        return [
+            t
+            for t in asyncio.all_tasks()
+            if t is not me
+            and not t.done()
+            and t not in self._idle
+            and t.get_name() not in IDLE_TASKS
+            # discord.py gives views sent in ephemeral follow-ups a 15-minute timer.
+            and "timeout_task" not in repr(t.get_coro())
+        ]
+
+    # --- interactions --------------------------------------------------------------------
+    def member(self, user: Json, *, manager: bool = False) -> Json:
+        perms = P.MEMBER_PERMISSIONS
+        if manager:
+            perms = discord.Permissions(perms.value | discord.Permissions(manage_guild=True).value)
+        return P.member(user, permissions=perms)
+
+    async def dispatch(self, payload: Json) -> FakeInteraction:
+        assert self.bot is not None
+        fi = self.fake.register_interaction(payload)
+        token = CURRENT_INTERACTION.set(fi.id)
+        try:
+            self.bot._connection.parse_interaction_create(payload)
+        finally:
+            CURRENT_INTERACTION.reset(token)
+        await self.settle()
+        return fi
+
+    async def slash(
+        self,
+        user: Json,
+        sub: str,
+        *,
+        locale: str = "en-US",
+        manager: bool = False,
+        channel: Json | None = None,
+        **options: Any,
+    ) -> FakeInteraction:
+        cmd = self.fake.command("arena", self.guild_id)
+        assert cmd is not None, "the /arena command was not synced"
+        opts = [P.option(k, v) for k, v in options.items() if v is not None]
+        payload = P.application_command(
+            self.member(user, manager=manager),
+            "arena",
+            [P.subcommand(sub, opts)],
+            application_id=self.app_id,
+            channel=channel or self.channel,
+            guild_id=self.guild_id,
+            command_id=int(cmd["id"]),
+            command_guild_id=self.guild_id,
+            locale=locale,
+            guild_locale=self.guild_locale,
+        )
+        return await self.dispatch(payload)
+
+    async def click(
+        self,
+        user: Json,
+        message: FakeMessage,
+        custom_id: str,
+        *,
+        values: list[str] | None = None,
+        locale: str = "en-US",
+        dm: bool = False,
+    ) -> FakeInteraction:
+        comp = next((c for c in self.fake.components(message) if c.get("custom_id") == custom_id), None)
+        assert comp is not None, f"{custom_id} is not on message {message.id}"
+        assert not comp.get("disabled"), f"{custom_id} is disabled"
+        channel = self.fake.channels[message.channel_id]
+        payload = P.component_interaction(
+            user if dm else self.member(user),
+            message.to_json(),
+            custom_id,
+            application_id=self.app_id,
+            channel=channel,
+            guild_id=None if dm else (message.guild_id or self.guild_id),
+            component_type=comp["type"],
+            values=values,
+            locale=locale,
+            guild_locale=self.guild_locale,
+        )
+        return await self.dispatch(payload)
+
+    async def press(self, user: Json, message: FakeMessage, label: str, **kw: Any) -> FakeInteraction:
+        button = self.fake.find_button(message, label=label)
+        return await self.click(user, message, button["custom_id"], **kw)
+
+    # --- reading what Discord received ----------------------------------------------------
+    def public(self, channel_id: int | None = None) -> list[FakeMessage]:
+        return self.fake.messages_in(channel_id or self.channel_id)
+
+    def ephemerals(self, user: Json) -> list[FakeMessage]:
+        return self.fake.ephemerals_for(int(user["id"]))
+
+    def last_ephemeral(self, user: Json) -> FakeMessage:
+        return self.fake.last_ephemeral_for(int(user["id"]))
+
+    def replies(self, fi: FakeInteraction) -> list[FakeMessage]:
+        """Messages this interaction produced through its token (original + followups)."""
+        ids = ([fi.original_message_id] if fi.original_message_id else []) + fi.followup_ids
+        return [self.fake.messages[i] for i in ids if i in self.fake.messages]
+
+    def reply_text(self, fi: FakeInteraction) -> str:
+        return "\n".join(m.text() for m in self.replies(fi))
+
+    def with_button(self, label_re: str, channel_id: int | None = None) -> FakeMessage:
+        """The latest public message offering a button whose label matches."""
+        pat = re.compile(label_re)
+        for m in reversed(self.public(channel_id)):
+            if any(pat.search(c.get("label") or "") for c in self.fake.components(m)):
+                return m
+        raise AssertionError(f"no public message with a button matching {label_re!r}")
+
+    def lobby(self, channel_id: int | None = None) -> FakeMessage:
+        return self.with_button(r"^(Join|Rejoindre)$", channel_id)
+
+    def round_message(self, channel_id: int | None = None) -> FakeMessage:
+        return self.with_button(r"^(Make your choice|Faire mon choix)$", channel_id)
+
+    def uid(self, user: Json) -> int:
+        return int(user["id"])
