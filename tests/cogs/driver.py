@@ -19,7 +19,12 @@ import discord
 from bot.app import ArenaBot
 from bot.gm import ManualClock
 from tests.harness import payloads as P
-from tests.harness.fake_discord import CURRENT_INTERACTION, FakeDiscord, FakeInteraction, FakeMessage
+from tests.harness.fake_discord import (
+    CURRENT_INTERACTION,
+    FakeDiscord,
+    FakeInteraction,
+    FakeMessage,
+)
 
 Json = dict[str, Any]
 IDLE_TASKS = frozenset({"store-wal-checkpoint", "arena-timers"})
@@ -32,7 +37,9 @@ class Driver:
         self.db_path = tmp_path / "arena.sqlite3"
         self.app_id = self.snow()
         self.bot_user = P.bot_user(self.snow())
-        self.fake = FakeDiscord(application_id=self.app_id, bot_user=self.bot_user, snowflakes=self.snow)
+        self.fake = FakeDiscord(
+            application_id=self.app_id, bot_user=self.bot_user, snowflakes=self.snow
+        )
         self.guild_id = self.snow()
         self.channel = P.text_channel(self.snow(), "arena", guild_id=self.guild_id)
         self.channel_id = int(self.channel["id"])
@@ -160,7 +167,9 @@ class Driver:
         locale: str = "en-US",
         dm: bool = False,
     ) -> FakeInteraction:
-        comp = next((c for c in self.fake.components(message) if c.get("custom_id") == custom_id), None)
+        comp = next(
+            (c for c in self.fake.components(message) if c.get("custom_id") == custom_id), None
+        )
         assert comp is not None, f"{custom_id} is not on message {message.id}"
         assert not comp.get("disabled"), f"{custom_id} is disabled"
         channel = self.fake.channels[message.channel_id]
@@ -178,7 +187,9 @@ class Driver:
         )
         return await self.dispatch(payload)
 
-    async def press(self, user: Json, message: FakeMessage, label: str, **kw: Any) -> FakeInteraction:
+    async def press(
+        self, user: Json, message: FakeMessage, label: str, **kw: Any
+    ) -> FakeInteraction:
         button = self.fake.find_button(message, label=label)
         return await self.click(user, message, button["custom_id"], **kw)
 
