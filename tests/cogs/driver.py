@@ -9,7 +9,6 @@ test can restart it on the same file and advance time without sleeping.
 
 from __future__ import annotations
 
-import asyncio
 import re
 from pathlib import Path
 from typing import Any
@@ -19,16 +18,12 @@ import discord
 from bot.app import ArenaBot
 from bot.gm import ManualClock
 from tests.harness import payloads as P
-from tests.harness.fake_discord import (
-    CURRENT_INTERACTION,
-    FakeDiscord,
-    FakeInteraction,
-    FakeMessage,
-)
+from tests.harness import runner
+from tests.harness.fake_discord import FakeDiscord, FakeInteraction, FakeMessage
 
 Json = dict[str, Any]
-IDLE_TASKS = frozenset({"store-wal-checkpoint", "arena-timers"})
-"""Background loops that never finish: settling does not wait for them."""
+SETTLE = 30.0
+"""Seconds a step may take (AI thinking in worker threads included)."""
 
 
 class Driver:
@@ -66,10 +61,15 @@ class Driver:
 
     # --- lifecycle -----------------------------------------------------------------------
     async def start(self) -> ArenaBot:
-        self._idle = set(asyncio.all_tasks())
         bot = ArenaBot(self.db_path, self.guild_id, clock=self.clock, tick_seconds=None)
-        self.fake.install(bot)
-        await bot.login("fake-token")
+        await runner.start(bot, self.fake)
+        await runner.prime(
+            bot,
+            bot_user=self.bot_user,
+            application_id=self.app_id,
+            guilds=[self.guild],
+            timeout=SETTLE,
+        )
         self.bot = bot
         await self.settle()
         return bot
@@ -77,8 +77,7 @@ class Driver:
     async def stop(self) -> None:
         if self.bot is not None:
             await self.settle()
-            await self.bot.close()
-            self.fake.uninstall()
+            await runner.shutdown(self.bot, self.fake)
             self.bot = None
 
     async def restart(self) -> ArenaBot:
@@ -86,31 +85,16 @@ class Driver:
         await self.stop()
         return await self.start()
 
-    async def settle(self) -> None:
+    async def settle(self, *, allow_errors: bool = False) -> None:
         """Wait until every task the bot started (handlers, worker threads) is done."""
-        for _ in range(200):
-            tasks = self._busy()
-            if not tasks:
-                return
-            _, pending = await asyncio.wait(tasks, timeout=20)
-            if pending:
-                for t in pending:
-                    t.print_stack()
-                raise AssertionError(f"tasks still running: {pending}")
-        raise AssertionError("the bot never settled")
+        await runner.settle(self.bot, SETTLE, allow_errors=allow_errors)
 
-    def _busy(self) -> list[asyncio.Task[Any]]:
-        me = asyncio.current_task()
-        return [
-            t
-            for t in asyncio.all_tasks()
-            if t is not me
-            and not t.done()
-            and t not in self._idle
-            and t.get_name() not in IDLE_TASKS
-            # discord.py gives views sent in ephemeral follow-ups a 15-minute timer.
-            and "timeout_task" not in repr(t.get_coro())
-        ]
+    async def tick(self, seconds: float) -> None:
+        """Advance the clock and fire due timers (what the bot's timer loop does)."""
+        assert self.bot is not None
+        self.clock.advance(seconds)
+        await self.bot.gm.tick()
+        await self.settle()
 
     # --- interactions --------------------------------------------------------------------
     def member(self, user: Json, *, manager: bool = False) -> Json:
@@ -121,12 +105,8 @@ class Driver:
 
     async def dispatch(self, payload: Json) -> FakeInteraction:
         assert self.bot is not None
-        fi = self.fake.register_interaction(payload)
-        token = CURRENT_INTERACTION.set(fi.id)
-        try:
-            self.bot._connection.parse_interaction_create(payload)
-        finally:
-            CURRENT_INTERACTION.reset(token)
+        fi = await runner.dispatch(self.bot, payload)
+        assert fi is not None
         await self.settle()
         return fi
 
