@@ -563,7 +563,7 @@ class ArenaGame(Game[ArenaState]):
             else {
                 "seat": turn.seat,
                 "step": turn.step,
-                "posture": turn.posture,
+                "posture": "sol" if turn.stay_down else turn.posture,
                 "path": [list(h) for h in turn.path],
                 "remaining": max(0, remaining_steps(turn)) if turn.step == "fight" else None,
                 "attacked": turn.attacked,
