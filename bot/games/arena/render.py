@@ -170,7 +170,7 @@ def render_board(view: dict[str, Any], lang: str = "en") -> bytes:
     for f in fighters:
         cx, cy = centre(*f["pos"])
         fill = colour(f["colour"])
-        r = SIZE * 0.5
+        r = SIZE * 0.56
         if f["out"]:
             draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=greyed(fill), outline=GREY, width=2)
             draw.line((cx - r, cy - r, cx + r, cy + r), fill=DANGER, width=5)
@@ -189,11 +189,11 @@ def render_board(view: dict[str, Any], lang: str = "en") -> bytes:
             )
         else:
             draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=fill, outline=(15, 15, 15), width=2)
-        centred_text(draw, (cx, cy + 1), hp_label(f["hp"]), 19, text_on(fill), True)
+        centred_text(draw, (cx, cy + 1), hp_label(f["hp"]), 21, text_on(fill), True)
         tag = _t(SHORT[f["posture"]], "fr" if fr else "en")
         tag_fill = DANGER if f["down"] else (25, 25, 30)
         tw = draw.textlength(tag, font=font(TAG_FONT, True)) + 8
-        ty = cy + SIZE * 0.64
+        ty = cy + SIZE * 0.68
         draw.rounded_rectangle((cx - tw / 2, ty - 9, cx + tw / 2, ty + 9), radius=5, fill=tag_fill)
         centred_text(draw, (cx, ty), tag, TAG_FONT, INK, True)
         if f["disarmed"]:
