@@ -154,12 +154,14 @@ def position_value(c: Ctx, zone: int) -> float:
     return v
 
 
-def paths(c: Ctx, zone: int, start: int, total: int, left: int) -> list[list[int]]:
+def paths(
+    c: Ctx, zone: int, start: int, total: int, left: int, round_start: int | None = None
+) -> list[list[int]]:
     if left <= 0:
         return [[zone]]
     out: list[list[int]] = []
-    for z in legal_steps(zone, start, total, left, c.n):
-        for rest in paths(c, z, start, total, left - 1):
+    for z in legal_steps(zone, start, total, left, c.n, round_start):
+        for rest in paths(c, z, start, total, left - 1, round_start):
             out.append([zone, *rest])
     return out
 
@@ -174,11 +176,12 @@ def best_plan(
     ranged: int,
     secret: str | None,
     netted: bool,
+    round_start: int | None = None,
 ) -> tuple[float, str]:
     """The best sequence of moves and attacks; returns (value, first option id)."""
     best_val = -1e9
     best_first = "end"
-    route_list = [[zone]] if netted else paths(c, zone, start, total, left)
+    route_list = [[zone]] if netted else paths(c, zone, start, total, left, round_start)
     for route in route_list:
         m_best = (0.0, None, 0)
         r_best = (0.0, None, 0)
@@ -321,6 +324,7 @@ def _choose(c: Ctx, kind: str, ids: set[str], rnd: random.Random) -> str:
         ranged,
         card["secret"],
         bool(c.me["netted"]) and int(a["moves_left"]) > 0,
+        a.get("round_zone"),
     )
     if first in ids:
         return first

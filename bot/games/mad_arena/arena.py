@@ -27,15 +27,24 @@ def is_adjacent(a: int, b: int, n: int) -> bool:
     return b in adjacent(a, n)
 
 
-def legal_steps(current: int, start: int, moves_total: int, moves_left: int, n: int) -> list[int]:
+def legal_steps(
+    current: int,
+    start: int,
+    moves_total: int,
+    moves_left: int,
+    n: int,
+    round_start: int | None = None,
+) -> list[int]:
     """Zones the next movement point may reach (§2.4 Mouvement).
 
-    With two movement points the fighter may not come back: its last step must
-    not end on the zone where it started the round's action.
+    With two movement points the fighter may not come back on its steps (its
+    last step must not end where its action started) and must end on a zone
+    other than the one it stood on at the start of the round (``round_start``;
+    the two differ only for a fighter the dragon kicked away before it acted).
     """
     steps = adjacent(current, n)
     if moves_total >= 2 and moves_left == 1:
-        steps = [z for z in steps if z != start]
+        steps = [z for z in steps if z not in (start, round_start)]
     return steps
 
 

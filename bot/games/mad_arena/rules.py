@@ -110,6 +110,7 @@ def start_round(state: MAState, ctx: Ctx) -> None:
     for f in state.alive():
         f.acted = False
         f.pick = None
+        f.round_zone = f.zone
         if is_dragon(state, f.id):
             continue
         if not f.hand:
@@ -202,7 +203,12 @@ def begin_action(state: MAState, ctx: Ctx, f: Fighter) -> None:
         moves = max(0, state.card(f.in_play).move - net_malus(state, f.id))
     assert f.in_play is not None
     state.action = Action(
-        fighter=f.id, start_zone=f.zone, path=[f.zone], moves_total=moves, moves_left=moves
+        fighter=f.id,
+        start_zone=f.zone,
+        round_zone=f.round_zone,
+        path=[f.zone],
+        moves_total=moves,
+        moves_left=moves,
     )
     state.last = LastAction(fighter=f.id, path=[f.zone])
     label = card_label(state, f.in_play)
@@ -353,7 +359,9 @@ def action_options(state: MAState) -> list[Option]:
                 )
             )
         else:
-            for z in legal_steps(f.zone, a.start_zone, a.moves_total, a.moves_left, n):
+            for z in legal_steps(
+                f.zone, a.start_zone, a.moves_total, a.moves_left, n, a.round_zone
+            ):
                 opts.append(
                     Option(
                         id=f"move-z{z}",

@@ -23,6 +23,8 @@ class Fighter(BaseModel):
     team: int
     hp: int
     zone: int
+    round_zone: int | None = None
+    """Where the fighter stood when the round began (§2.4: two moves end elsewhere)."""
     alive: bool = True
     hand: list[str] = Field(default_factory=list)
     discard: list[str] = Field(default_factory=list)
@@ -44,6 +46,7 @@ class Action(BaseModel):
     fighter: str
     step: int = 0
     start_zone: int
+    round_zone: int | None = None
     path: list[int] = Field(default_factory=list)
     moves_total: int = 0
     moves_left: int = 0

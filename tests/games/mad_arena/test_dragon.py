@@ -100,3 +100,31 @@ def test_landing_dice_by_size() -> None:
     from bot.games.mad_arena.secret_moves import landing_dice
 
     assert [landing_dice(s) for s in (5, 8, 9, 12, 13, 16)] == [1, 1, 2, 2, 3, 3]
+
+
+def test_thrown_fighter_with_two_moves_ends_neither_where_it_began_the_round_nor_its_action() -> (
+    None
+):
+    """§2.4 Mouvement: with two moves a fighter "ne peut pas revenir sur ses pas"
+    and "doit impérativement finir son déplacement sur une zone de combat
+    différente de celle où il se trouvait au début de ce round". Kicked away
+    before it acts, both zones differ, and both are forbidden."""
+    from bot.engine import Choice
+
+    st = build(["agaric", "bonzai", "cactus", "sorgho", D], zones={"agaric": "c"})
+    st.round = 2  # red gong: the dragon acts at 4
+    ctx = ScriptedCtx([1, 1, 1, 2] + [1] * 30)  # kick: 0 hits, sum 5 >= Agaric's size 5
+    rules.start_round(st, ctx)
+    picks = {"agaric": "agaric-5", "bonzai": "bonzai-4", "cactus": "cactus-4", "sorgho": "sorgho-4"}
+    for fid, cid in picks.items():
+        d = next(x for x in rules.pending(st) if x.key.endswith(fid))
+        rules.apply(st, Choice(seat=d.seat, key=d.key, option=cid), ctx)
+    assert st.action is not None and st.action.fighter == D
+    do(st, "kick-agaric", ctx)
+    do(st, "throw-z2", ctx)
+    while st.action is not None and st.action.fighter != "agaric":
+        do(st, "end", ctx)
+    assert st.f("agaric").zone == 2
+    do(st, "move-z1", ctx)
+    moves = {o for o in options(st) if o.startswith("move")}
+    assert moves == {"move-z0"}  # not z2 (start of its action), not the centre (start of round)
