@@ -248,16 +248,12 @@ def render_arena(view: dict[str, Any], lang: str = "en") -> bytes:
             who += " · " + ("Équipe " if lang.startswith("fr") else "Team ") + "ABC"[f["team"] % 3]
         draw.text((cx + 32 + nw, cy + 18), who, font=font(17), fill=MUTED, anchor="lm")
         if alive:
-            hp_bar(draw, cx + 24, cy + 34, 120, 12, f["hp"], f["max_hp"])
+            hp_bar(draw, cx + 24, cy + 34, 110, 12, f["hp"], f["max_hp"])
+            hp_text = f"{f['hp']}/{f['max_hp']}"
+            draw.text((cx + 142, cy + 40), hp_text, font=font(20, True), fill=INK, anchor="lm")
+            hp_end = cx + 142 + draw.textlength(hp_text, font=font(20, True))
             draw.text(
-                (cx + 152, cy + 40),
-                f"{f['hp']}/{f['max_hp']}",
-                font=font(20, True),
-                fill=INK,
-                anchor="lm",
-            )
-            draw.text(
-                (cx + 218, cy + 40),
+                (max(cx + 212, hp_end + 10), cy + 40),
                 _card_line(f, view["gong_colour"]),
                 font=font(21, True),
                 fill=INK,
