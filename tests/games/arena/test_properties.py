@@ -13,7 +13,15 @@ from bot.engine import Choice, Match, SeatSpec
 from bot.engine.autoplay import play_out
 from bot.engine.events import RollEvent
 from bot.games.arena.board import adjacent, on_board
-from bot.games.arena.postures import MAX_HP, ROUNDS
+from bot.games.arena.postures import (
+    MAX_HP,
+    ROUNDS,
+    attack_dice,
+    attack_value,
+    damage,
+    defence_dice,
+    defence_value,
+)
 from bot.games.arena.state import ArenaState
 
 
@@ -56,6 +64,37 @@ def check_turn_record(match: Match, blocked_before: set) -> None:
         assert adjacent(last.attack.at, match.state.fighters[last.attack.defender].pos)
 
 
+def check_attacks(before: ArenaState, events: list) -> None:
+    """Each attack as a player checks it against the book, from the state before it:
+    dice by posture ("Attaquer", "Au sol", "Désarmé"), a hit iff strictly higher,
+    the wound from the posture table's values ("Blessures")."""
+    for e in events:
+        if e.type != "attack":
+            continue
+        rec = e.data
+        a, d = before.fighters[rec["attacker"]], before.fighters[rec["defender"]]
+        assert len(rec["attack_dice"]) == attack_dice(a.posture, a.down, a.disarmed)
+        assert len(rec["defence_dice"]) == defence_dice(d.posture, d.down, d.disarmed)
+        assert rec["attack_total"] == sum(rec["attack_dice"])
+        assert rec["defence_total"] == sum(rec["defence_dice"])
+        assert rec["hit"] == (rec["attack_total"] > rec["defence_total"])
+        if rec["hit"]:
+            wound = damage(attack_value(a.posture, a.down), defence_value(d.posture, d.down))
+            assert rec["damage"] == wound
+            assert rec["hp_after"] == max(0, d.hp - wound)
+        else:
+            assert rec["damage"] == 0 and rec["hp_after"] == d.hp
+        garde = not d.down and d.posture == "garde"
+        unleashed = not a.down and a.posture == "dechainee"
+        assert rec["disarmed"] == (
+            not rec["hit"] and garde and rec["defence_total"] % 2 == 0 and not a.disarmed
+        )
+        assert rec["attacker_fell"] == (
+            not rec["hit"] and unleashed and rec["attack_total"] % 2 == 1
+        )
+        assert rec["defender_fell"] == (unleashed and garde and not rec["knocked_out"])
+
+
 def run(match: Match, rnd: random.Random | None = None) -> Match:
     turns = 0
     blocked = {f.pos for f in match.state.fighters}
@@ -65,7 +104,9 @@ def run(match: Match, rnd: random.Random | None = None) -> Match:
             choice = match.ai_choice(d)
         else:
             choice = Choice(seat=d.seat, key=d.key, option=rnd.choice(d.options).id)
+        before = match.game.copy(match.state)
         events = match.apply(choice)
+        check_attacks(before, events)
         if any(e.type == "turn_end" for e in events):
             turns += 1
             # Hexes of others when the turn started (nobody else moves during it).
