@@ -20,6 +20,7 @@ COLOUR = 0xE0A030
 EMBED_CHUNK = 3900
 CONTENT_CHUNK = 1900
 AI_LEVEL_KEY = "_ai_level"
+LEVEL_OPTION_IDS = ("ai_level", "level", "ai")
 
 
 def game_options(options: dict[str, Any]) -> dict[str, Any]:
@@ -43,7 +44,7 @@ def ai_levels(info: GameInfo) -> list[tuple[str, str, str]]:
                 out.append((str(item), str(item), str(item)))
         return out
     for spec in info.options:
-        if spec.id in ("ai_level", "level", "ai") and spec.type == "choice":
+        if spec.id in LEVEL_OPTION_IDS and spec.type == "choice":
             return [(v, txt.fr, txt.en) for v, txt in spec.choices]
     return []
 
@@ -85,7 +86,7 @@ def lobby_option_entries(info: GameInfo, lang: str) -> list[tuple[str, str]]:
                 (f"o{i}:0", f"{name}: {t(lang, 'off')}"),
             ]
         elif spec.type == "choice":
-            if spec.id in ("ai_level", "level", "ai") and level_ids:
+            if spec.id in LEVEL_OPTION_IDS and level_ids:
                 continue
             out += [
                 (f"o{i}:{j}", f"{name}: {txt.get(lang)}") for j, (_, txt) in enumerate(spec.choices)
@@ -123,7 +124,7 @@ def lobby_msg(
         if spec.type == "path" or spec.id not in options:
             continue
         opts.append(f"{spec.names.get(lang)}: {_option_value_text(spec, options[spec.id], lang)}")
-    if options.get(AI_LEVEL_KEY):
+    if options.get(AI_LEVEL_KEY) and not any(s.id in LEVEL_OPTION_IDS for s in info.options):
         opts.append(t(lang, "lobby.ai_level", level=options[AI_LEVEL_KEY]))
     tmr = tm.timers(options)
     opts.append(

@@ -158,7 +158,7 @@ class GameMaster:
                 return Reply.say(
                     t(lang, "err.unknown_level", level=ai_level, levels=", ".join(levels) or "—")
                 )
-            options[present.AI_LEVEL_KEY] = ai_level
+            self._set_option(info, options, [], f"lv:{ai_level}")
         settings = await self.store.guild_settings(guild_id)
         locale = settings.locale or guild_locale or "en"
         mlang = lang_of(locale)

@@ -9,14 +9,19 @@ test can restart it on the same file and advance time without sleeping.
 
 from __future__ import annotations
 
+import random
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import discord
 
 from bot.app import ArenaBot
+from bot.engine import Decision
 from bot.gm import ManualClock
+from bot.gm.ids import key_tag
+from bot.gm.prompts import groups_of
 from tests.harness import payloads as P
 from tests.harness import runner
 from tests.harness.fake_discord import FakeDiscord, FakeInteraction, FakeMessage
@@ -207,3 +212,83 @@ class Driver:
 
     def uid(self, user: Json) -> int:
         return int(user["id"])
+
+    # --- playing through interactions ------------------------------------------------------
+    def user_by_id(self, user_id: int) -> Json:
+        return next(u for u in [*self.users, self.spectator] if int(u["id"]) == user_id)
+
+    async def live(self, mid: int) -> Any:
+        assert self.bot is not None
+        return await self.bot.gm._get(mid)
+
+    def prompt_for(self, messages: list[FakeMessage], decision: Decision) -> FakeMessage:
+        """The private prompt (among ``messages``) whose components answer ``decision``."""
+        tag = key_tag(decision.key)
+        for m in reversed(messages):
+            if any(f":{tag}" in (c.get("custom_id") or "") for c in self.fake.components(m)):
+                return m
+        raise AssertionError(f"no prompt for {decision.key} in {[m.text()[:80] for m in messages]}")
+
+    async def choose_in(
+        self, user: Json, prompt: FakeMessage, decision: Decision, option_id: str, **kw: Any
+    ) -> FakeInteraction:
+        """Click the option ``option_id`` in a private prompt, opening its group first if needed."""
+        tag = key_tag(decision.key)
+        idx = next(i for i, o in enumerate(decision.options) if o.id == option_id)
+        for _ in range(3):
+            comps = self.fake.components(prompt)
+            for c in comps:
+                cid = c.get("custom_id") or ""
+                if ":pick:" in cid and cid.endswith(f":{tag}.{idx}"):
+                    return await self.click(user, prompt, cid, **kw)
+            for c in comps:
+                cid = c.get("custom_id") or ""
+                if ":sel:" in cid and f":{tag}." in cid:
+                    if any(o["value"] == f"o{idx}" for o in c["options"]):
+                        return await self.click(user, prompt, cid, values=[f"o{idx}"], **kw)
+            opt = decision.options[idx]
+            assert opt.group is not None, f"option {option_id} not offered in {comps}"
+            g = groups_of(decision, "en").index(opt.group.get("en"))
+            for c in comps:
+                cid = c.get("custom_id") or ""
+                if ":grp:" in cid and cid.endswith(f":{tag}.{g}"):
+                    await self.click(user, prompt, cid, **kw)
+                    break
+                if ":sel:" in cid and any(o["value"] == f"g{g}" for o in c.get("options", [])):
+                    await self.click(user, prompt, cid, values=[f"g{g}"], **kw)
+                    break
+            else:
+                raise AssertionError(f"group of {option_id} not offered in {comps}")
+            prompt = self.fake.message(prompt.id)
+        raise AssertionError("could not reach the option")
+
+    async def answer(
+        self, user: Json, decision: Decision, option_id: str, *, channel_id: int | None = None
+    ) -> FakeInteraction:
+        """Make a decision the way a player does: the public button, then the private prompt."""
+        fi = await self.press(user, self.round_message(channel_id), "Make your choice")
+        prompt = self.prompt_for(self.replies(fi), decision)
+        return await self.choose_in(user, prompt, decision, option_id)
+
+    async def play_out(
+        self,
+        mid: int,
+        rnd: random.Random,
+        *,
+        channel_id: int | None = None,
+        max_decisions: int = 3000,
+        chooser: Callable[[Any, Decision], str] | None = None,
+    ) -> int:
+        """Answer every human decision through interactions until the match ends."""
+        for n in range(max_decisions):
+            live = await self.live(mid)
+            if live is None:
+                return n
+            match = live.match
+            humans = [d for d in match.pending() if not match.seats[d.seat].ai]
+            assert humans, "a live match must wait for a human"
+            d = humans[0]
+            user = self.user_by_id(match.seats[d.seat].user_id)
+            option = chooser(match, d) if chooser else rnd.choice(d.options).id
+            await self.answer(user, d, option, channel_id=channel_id)
+        raise AssertionError(f"match {mid} not over after {max_decisions} decisions")

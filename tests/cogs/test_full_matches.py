@@ -1,0 +1,125 @@
+"""Whole matches of the real games through interactions only (issue 6 item 11)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bot.engine.registry import all_games
+from tests.cogs.driver import Driver
+
+GAMES = {g.id for g in all_games()}
+
+
+def needs(game: str) -> pytest.MarkDecorator:
+    return pytest.mark.skipif(game not in GAMES, reason=f"{game} is not registered")
+
+
+async def open_and_fill(d: Driver, game: str, users: list, **start: object) -> int:
+    host = users[0]
+    fi = await d.slash(host, "start", game=game, **start)
+    assert "Lobby #" in d.reply_text(fi)
+    lobby = d.lobby()
+    for u in users[1:]:
+        await d.press(u, d.fake.message(lobby.id), "Join")
+    await d.press(host, d.fake.message(lobby.id), "Start")
+    return int(d.fake.components(d.round_message())[0]["custom_id"].split(":")[1])
+
+
+def assert_finished(d: Driver, mid: int) -> None:
+    end = d.public()[-1]
+    assert "is over" in end.text()
+    assert "Seed: `" in end.text()
+    names = [a["filename"] for a in end.attachments]
+    assert f"match{mid}-log.md" in names
+    log = end.file_bytes(f"match{mid}-log.md").decode()
+    assert "Seed: `" in log and "arena-master-log" in log
+
+
+@needs("mad-arena")
+async def test_mad_arena_ultimate_warrior_with_four_users(driver: Driver) -> None:
+    d = driver
+    mid = await open_and_fill(d, "mad-arena", d.users[:4], mode="ultimate-warrior")
+    # Every private prompt names the fighter it is for.
+    live = await d.live(mid)
+    first = live.match.pending()
+    assert len(first) == 4 and all(x.subject for x in first)
+    board = d.round_message()
+    fi = await d.press(d.users[0], board, "Make your choice")
+    prompt = d.replies(fi)[-1]
+    mine = [x for x in first if live.match.seats[x.seat].user_id == d.uid(d.users[0])][0]
+    assert prompt.ephemeral and f"**{mine.subject}**" in prompt.content
+    # The card buttons show the card values.
+    labels = [c.get("label") or "" for c in d.fake.components(prompt)]
+    assert all("·" in lab for lab in labels), labels
+    n = await d.play_out(mid, random.Random(4))
+    assert n > 8
+    assert_finished(d, mid)
+    d.fake.assert_all_acknowledged_first()
+
+
+@needs("mad-arena")
+async def test_mad_arena_team_mode_one_user_several_fighters(driver: Driver) -> None:
+    d = driver
+    mid = await open_and_fill(d, "mad-arena", d.users[:2], mode="team-spirit")
+    live = await d.live(mid)
+    ann_seat = next(i for i, s in enumerate(live.match.seats) if s.user_id == d.uid(d.users[0]))
+    mine = live.match.pending_for(ann_seat)
+    assert len(mine) == 3
+    fi = await d.press(d.users[0], d.round_message(), "Make your choice")
+    texts = [m.content for m in d.replies(fi)]
+    for x in mine:
+        assert any(f"**{x.subject}**" in t for t in texts), (x.subject, texts)
+    await d.play_out(mid, random.Random(5))
+    assert_finished(d, mid)
+
+
+@needs("arena")
+async def test_arena_with_four_users(driver: Driver) -> None:
+    d = driver
+    mid = await open_and_fill(d, "arena", d.users[:4])
+    await d.play_out(mid, random.Random(6))
+    assert_finished(d, mid)
+
+
+@needs("mad")
+async def test_mad_human_against_easy_ai(driver: Driver) -> None:
+    d = driver
+    ann = d.users[0]
+    await d.slash(ann, "start", game="mad", ai_level="easy")
+    lobby = d.lobby()
+    await d.press(ann, lobby, "Add AI")
+    await d.press(ann, d.fake.message(lobby.id), "Start")
+    avoid_tiebreak = lambda m, x: next(  # noqa: E731
+        (
+            o.id
+            for o in random.Random(m.version).sample(x.options, len(x.options))
+            if "tie" not in o.id
+        ),
+        x.options[0].id,
+    )
+    n = await d.play_out(1, random.Random(1), chooser=avoid_tiebreak)
+    assert n > 0
+    assert_finished(d, 1)
+    assert "match1-final.png" in [a["filename"] for a in d.public()[-1].attachments]
+    d.fake.assert_all_acknowledged_first()
+
+
+@needs("mad")
+async def test_mad_two_humans_with_a_typed_move(driver: Driver) -> None:
+    d = driver
+    ann, bob = d.users[0], d.users[1]
+    mid = await open_and_fill(d, "mad", [ann, bob])
+    live = await d.live(mid)
+    x = live.match.pending()[0]
+    mover = d.user_by_id(live.match.seats[x.seat].user_id)
+    other = bob if mover is ann else ann
+    typed = next(o.id for o in x.options if o.id != "pass")
+    refused = await d.slash(other, "play", text=typed)
+    assert "Nothing is awaited from you" in d.reply_text(refused)
+    fi = await d.slash(mover, "play", text=typed)
+    assert "✅" in d.reply_text(fi)
+    assert (await d.live(mid)).match.version == 1
+    await d.play_out(mid, random.Random(2))
+    assert_finished(d, mid)
