@@ -228,6 +228,9 @@ def begin_action(state: MAState, ctx: Ctx, f: Fighter) -> None:
         return
     net_fr = " (dans le filet : -1)" if netted(state, f.id) else ""
     net_en = " (netted: -1)" if netted(state, f.id) else ""
+    if initiative(state, f.id) > state.countdown:
+        net_fr += " (libéré du filet après l'appel de son numéro : il agit tout de suite)"
+        net_en += " (freed of the net after its number was called: it acts at once)"
     if state.card(f.in_play).secret is not None:
         net_fr += " — botte secrète !"
         net_en += " — secret move!"
@@ -500,8 +503,18 @@ def pending(state: MAState) -> list[Decision]:
                     seat=f.seat,
                     kind="pick",
                     prompt=Text(
-                        fr=f"Gong {state.round}/{LAST_ROUND} — {name} : choisissez en secret une carte Action.",
-                        en=f"Gong {state.round}/{LAST_ROUND} — {name}: secretly choose an action card.",
+                        fr=f"Gong {state.round}/{LAST_ROUND} — {name} : choisissez en secret une carte Action."
+                        + (
+                            " Dans le filet : -1 à l'initiative, au mouvement, au combat et au tir."
+                            if netted(state, f.id)
+                            else ""
+                        ),
+                        en=f"Gong {state.round}/{LAST_ROUND} — {name}: secretly choose an action card."
+                        + (
+                            " Netted: -1 to initiative, move, melee and ranged."
+                            if netted(state, f.id)
+                            else ""
+                        ),
                     ),
                     options=[
                         Option(

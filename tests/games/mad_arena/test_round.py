@@ -269,7 +269,7 @@ def test_fighter_freed_of_the_net_after_its_number_was_called_still_acts() -> No
     do(st, "move-z1", ctx)
     assert st.action is not None and st.action.fighter == "sorgho"
     reveal = [e for e in ctx.events if e.type == "reveal"][-1]
-    assert reveal.data["fighter"] == "sorgho"
+    assert reveal.data["fighter"] == "sorgho" and "acts at once" in reveal.text.en
 
 
 def test_unrevealed_pick_of_an_eliminated_fighter_stays_secret() -> None:

@@ -161,3 +161,14 @@ def test_successful_net_that_eliminates_its_target_still_moves_the_token() -> No
     assert not st.f("bonzai").alive
     assert st.net_on is None
     assert "Bonzaï 1 -> 0" in rolls(ctx)[0].result.en
+
+
+def test_netted_fighter_is_told_of_the_malus_when_it_picks() -> None:
+    """Cactus's net: -1 to every characteristic; the pick prompt says so (the
+    card buttons show the printed values)."""
+    st = build(["cactus", "bonzai", "agaric", "sorgho"])
+    st.phase = "pick"
+    st.net_on = "bonzai"
+    prompts = {d.subject: d.prompt for d in rules.pending(st)}
+    assert "Netted" in prompts["Bonzaï"].en and "filet" in prompts["Bonzaï"].fr
+    assert "Netted" not in prompts["Cactus"].en
