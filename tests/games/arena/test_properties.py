@@ -22,6 +22,7 @@ from bot.games.arena.postures import (
     defence_dice,
     defence_value,
 )
+from bot.games.arena.rules import required_length
 from bot.games.arena.state import ArenaState
 
 
@@ -95,6 +96,26 @@ def check_attacks(before: ArenaState, events: list) -> None:
         assert rec["defender_fell"] == (unleashed and garde and not rec["knocked_out"])
 
 
+def check_move_length(start: ArenaState, match: Match) -> None:
+    """ "On doit bouger du nombre exact de cases" (handicap and RULINGS' longest path):
+    a finished fight crossed exactly the required hexes, unless the fighter fell or
+    the match ended on the attack; other actions do not move."""
+    last = match.state.last
+    assert last is not None
+    moved = len(last.path) - 1
+    if last.action != "fight":
+        assert moved == 0
+        return
+    if start.fighters[last.seat].down:  # stayed down to attack
+        assert moved == 0
+        return
+    # The posture chosen this turn (the record says "sol" if the fighter fell).
+    posture = match.state.fighters[last.seat].posture
+    required = required_length(start, last.seat, posture)
+    cut = last.attack is not None and (last.attack.attacker_fell or match.state.finished)
+    assert moved == required or (cut and moved < required)
+
+
 def run(match: Match, rnd: random.Random | None = None) -> Match:
     turns = 0
     blocked = {f.pos for f in match.state.fighters}
@@ -105,9 +126,12 @@ def run(match: Match, rnd: random.Random | None = None) -> Match:
         else:
             choice = Choice(seat=d.seat, key=d.key, option=rnd.choice(d.options).id)
         before = match.game.copy(match.state)
+        if before.turn is not None and before.turn.step == "posture":
+            start = before
         events = match.apply(choice)
         check_attacks(before, events)
         if any(e.type == "turn_end" for e in events):
+            check_move_length(start, match)
             turns += 1
             # Hexes of others when the turn started (nobody else moves during it).
             check_turn_record(match, blocked - {match.state.last.path[0]})
