@@ -119,3 +119,22 @@ def test_two_moves_never_end_on_the_start_zone() -> None:
         for mid in legal_steps(start, start, 2, 2, n):
             assert start not in legal_steps(mid, start, 2, 1, n)
     assert legal_steps(0, 0, 1, 1, 5) == adjacent(0, 5)
+
+
+def test_ring_follows_seating_with_each_persons_fighters_side_by_side() -> None:
+    """RULINGS "Arena": one zone per fighter, in seating order, a player's own
+    fighters side by side; each fighter starts on its own zone."""
+    for mode, n in [
+        ("team-spirit", 2),
+        ("team-spirit", 6),
+        ("brothers-in-arms", 3),
+        ("brothers-in-arms", 4),
+        ("brothers-in-arms", 6),
+    ]:
+        for seed in range(4):
+            st = Match.create("mad-arena", seats(n), seed=seed, mode=mode).state
+            by_seat = sorted(st.fighters, key=lambda f: (f.seat, st.zones.index(f.id)))
+            assert st.zones == [f.id for f in by_seat]
+            for f in st.fighters:
+                assert st.zones[f.zone] == f.id
+            assert DRAGON not in [f.id for f in st.fighters]
