@@ -128,3 +128,14 @@ def test_thrown_fighter_with_two_moves_ends_neither_where_it_began_the_round_nor
     do(st, "move-z1", ctx)
     moves = {o for o in options(st) if o.startswith("move")}
     assert moves == {"move-z0"}  # not z2 (start of its action), not the centre (start of round)
+
+
+def test_kick_sum_equal_to_size_throws() -> None:
+    """Kick: "si la somme des résultats de ces 4 dés est supérieure ou égale à sa taille"."""
+    st = build(["agaric", "bonzai", "cactus", "sorgho", D], zones={"bonzai": "c"})
+    st.f("bonzai").in_play = "bonzai-1"  # defence 5
+    ctx = begin(st, D, None, ScriptedCtx([2, 2, 2, 1]))  # sum 7 == Bonzaï's size, 0 hits
+    do(st, "kick-bonzai", ctx)
+    assert st.f("bonzai").hp == 7
+    assert rules.pending(st)[0].kind == "kick-throw"
+    assert "sum 7 >= size 7: thrown!" in rolls(ctx)[0].result.en

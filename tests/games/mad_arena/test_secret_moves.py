@@ -172,3 +172,13 @@ def test_netted_fighter_is_told_of_the_malus_when_it_picks() -> None:
     prompts = {d.subject: d.prompt for d in rules.pending(st)}
     assert "Netted" in prompts["Bonzaï"].en and "filet" in prompts["Bonzaï"].fr
     assert "Netted" not in prompts["Cactus"].en
+
+
+def test_finishing_bonus_boundary_is_five_hp() -> None:
+    """Burdock: +1 per die if the target has <= 5 HP, -1 if it has more (RULINGS)."""
+    from bot.games.mad_arena.secret_moves import finishing_modifier
+
+    st = build(["burdock", "sorgho", "agaric", "bonzai"])
+    for hp, mod in [(1, 1), (5, 1), (6, -1), (10, -1)]:
+        st.f("sorgho").hp = hp
+        assert finishing_modifier(st, "sorgho") == mod
