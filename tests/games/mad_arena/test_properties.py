@@ -193,3 +193,25 @@ def test_replay_reproduces_the_snapshot_in_every_mode() -> None:
         again = Match.replay("mad-arena", m.seats, m.seed, mode, None, m.choices)
         assert again.snapshot() == m.snapshot()
         assert [e.model_dump() for e in again.events] == [e.model_dump() for e in m.events]
+
+
+def test_ai_decisions_never_depend_on_other_seats_secrets() -> None:
+    """The AI reads only its seat's view: swapping other seats' hidden picks and
+    hands for different cards never changes any of its answers, in any phase."""
+    for mode, n, seed in [("ultimate-warrior", 7, "peek7"), ("team-spirit", 6, "peek6")]:
+        m = new(mode, n, seed)
+        steps = 0
+        while not m.over and steps < 250:
+            d = m.pending()[0]
+            base = m.game.ai_choose(m.state, d, random.Random(steps))
+            alt = m.game.copy(m.state)
+            for f in alt.fighters:
+                if f.seat == d.seat:
+                    continue
+                if f.pick and f.hand:
+                    f.pick, f.hand[0] = f.hand[0], f.pick
+                f.hand.reverse()
+            assert m.game.ai_choose(alt, d, random.Random(steps)) == base
+            m.apply(Choice(seat=d.seat, key=d.key, option=base))
+            steps += 1
+        assert steps > 50
