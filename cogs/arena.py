@@ -116,6 +116,11 @@ class Arena(commands.Cog):
                 await interaction.edit_original_response(**edit_kwargs(reply.update))
             except discord.HTTPException as exc:
                 log.warning("could not update the clicked message: %s %s", exc.status, exc.code)
+        elif reply.strip:
+            try:
+                await interaction.edit_original_response(view=None)
+            except discord.HTTPException as exc:
+                log.warning("could not strip the clicked message: %s %s", exc.status, exc.code)
         for msg in reply.private:
             try:
                 await interaction.followup.send(ephemeral=True, **send_kwargs(msg))

@@ -99,6 +99,8 @@ class Reply:
 
     update: Msg | None = None
     private: list[Msg] = field(default_factory=list)
+    strip: bool = False
+    """Remove the components of the clicked message, keeping its text (a stale prompt)."""
 
     @classmethod
     def say(cls, text: str) -> Reply:

@@ -705,7 +705,7 @@ class GameMaster:
 
     def _stale(self, live: Live, actor: Actor) -> Reply:
         reply = self._hand(live, actor, intro=t(actor.lang, "err.stale"))
-        reply.update = Msg(content=t(actor.lang, "err.stale_short"))
+        reply.strip = True
         return reply
 
     async def play_text(self, channel_id: int, actor: Actor, text: str) -> Reply:

@@ -172,6 +172,18 @@ class Driver:
         )
         return await self.dispatch(payload)
 
+    async def click_json(self, user: Json, message: Json, custom_id: str) -> FakeInteraction:
+        """Click a component of a message as it was then (an old copy of it)."""
+        payload = P.component_interaction(
+            self.member(user),
+            message,
+            custom_id,
+            application_id=self.app_id,
+            channel=self.fake.channels[int(message["channel_id"])],
+            guild_id=self.guild_id,
+        )
+        return await self.dispatch(payload)
+
     async def press(
         self, user: Json, message: FakeMessage, label: str, **kw: Any
     ) -> FakeInteraction:
@@ -190,7 +202,8 @@ class Driver:
 
     def replies(self, fi: FakeInteraction) -> list[FakeMessage]:
         """Messages this interaction produced through its token (original + followups)."""
-        ids = ([fi.original_message_id] if fi.original_message_id else []) + fi.followup_ids
+        original = fi.original_message_id
+        ids = ([original] if original and original != fi.message_id else []) + fi.followup_ids
         return [self.fake.messages[i] for i in ids if i in self.fake.messages]
 
     def reply_text(self, fi: FakeInteraction) -> str:
