@@ -54,7 +54,11 @@ def _dumps(data: Any) -> str:
 
 
 class Store:
-    """All persistence of the bot. One instance per process; not shared across processes' writes."""
+    """All persistence of the bot: one instance per process and file.
+
+    Its lock serialises this process's statements; another process opening
+    the same file (``verify``, a backup) waits on ``busy_timeout`` instead.
+    """
 
     def __init__(
         self,
