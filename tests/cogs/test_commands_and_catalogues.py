@@ -1,0 +1,169 @@
+"""Command sync payloads in French and English, autocomplete, catalogues, custom ids, prompts."""
+
+from __future__ import annotations
+
+import re
+import string
+from pathlib import Path
+
+from bot.engine import Decision, Option, Text
+from bot.gm.ids import BUTTON_TEMPLATE, MAX_LEN, SELECT_TEMPLATE, cid, key_tag, parse
+from bot.gm.msg import Select
+from bot.gm.prompts import decision_msg
+from bot.i18n import COMMANDS, en, fr, t
+from tests.cogs.driver import Driver
+from tests.harness import payloads as P
+
+
+def _sub(cmd: dict, name: str) -> dict:
+    return next(o for o in cmd["options"] if o["name"] == name)
+
+
+async def test_sync_payload_has_french_and_english(driver: Driver) -> None:
+    d = driver
+    [sync] = d.fake.command_syncs
+    assert sync.method == "PUT" and f"/guilds/{d.guild_id}/commands" in sync.path, "dev guild sync"
+    [arena] = sync.json
+    assert arena["name"] == "arena"
+    assert arena["description"] == "Play board games refereed by the bot"
+    assert arena["name_localizations"]["fr"] == "arène"
+    assert arena["name_localizations"]["en-US"] == "arena"
+    assert arena["description_localizations"]["fr"].startswith("Jouer à des jeux de plateau")
+    subs = {o["name"]: o for o in arena["options"]}
+    assert set(subs) >= {
+        "start",
+        "status",
+        "hand",
+        "rules",
+        "abandon",
+        "cancel",
+        "history",
+        "play",
+        "settings",
+        "dm",
+        "autopilot",
+    }
+    start = subs["start"]
+    assert start["name_localizations"]["fr"] == "lancer"
+    assert start["description_localizations"]["fr"] == fr.COMMANDS["start.desc"]
+    game = _sub(start, "game")
+    assert game["name_localizations"]["fr"] == "jeu" and game["autocomplete"] is True
+    assert (
+        _sub(subs["status"], "status")
+        if False
+        else subs["status"]["name_localizations"]["fr"] == "état"
+    )
+    lang = _sub(subs["settings"], "language")
+    assert [c["name_localizations"]["fr"] for c in lang["choices"]] == [
+        "automatique",
+        "Français",
+        "Anglais",
+    ]
+    for sub in subs.values():
+        assert sub["name_localizations"]["fr"] and sub["description_localizations"]["fr"]
+        for opt in sub.get("options", []):
+            assert opt["name_localizations"]["fr"] and opt["description_localizations"]["fr"]
+
+
+async def test_autocomplete_offers_registry_choices(driver: Driver) -> None:
+    d = driver
+    cmd = d.fake.command("arena", d.guild_id)
+
+    async def ask(focused: str, **opts: str) -> list[dict]:
+        options = [P.option(k, v, focused=(k == focused)) for k, v in opts.items()]
+        payload = P.application_command(
+            d.member(d.users[0]),
+            "arena",
+            [P.subcommand("start", options)],
+            application_id=d.app_id,
+            channel=d.channel,
+            guild_id=d.guild_id,
+            command_id=int(cmd["id"]),
+            command_guild_id=d.guild_id,
+            autocomplete=True,
+        )
+        fi = await d.dispatch(payload)
+        return fi.choices or []
+
+    games = await ask("game", game="")
+    assert "test-pick" in [c["value"] for c in games]
+    modes = await ask("mode", game="test-pick", mode="")
+    assert [c["value"] for c in modes] == ["default"]
+    fi = await d.slash(d.users[0], "start", game="no-such-game")
+    assert "I do not know the game `no-such-game`" in d.reply_text(fi)
+    fi = await d.slash(d.users[0], "start", game="test-pick", mode="nope")
+    assert "no mode `nope`" in d.reply_text(fi)
+
+
+def _fields(text: str) -> set[str]:
+    return {f for _, f, _, _ in string.Formatter().parse(text) if f}
+
+
+def test_catalogues_are_complete_and_consistent() -> None:
+    assert set(fr.MESSAGES) == set(en.MESSAGES)
+    for key in en.MESSAGES:
+        assert _fields(fr.MESSAGES[key]) == _fields(en.MESSAGES[key]), key
+    assert set(COMMANDS["fr"]) == set(COMMANDS["en"])
+    for key, name in COMMANDS["fr"].items():
+        if not key.endswith(".desc") and key not in ("auto", "french", "english"):
+            assert re.fullmatch(r"[-_\w]{1,32}", name) and name == name.lower(), name
+
+
+def test_every_message_key_used_in_code_exists() -> None:
+    root = Path(__file__).resolve().parents[2]
+    used: set[str] = set()
+    for path in [*root.joinpath("bot", "gm").glob("*.py"), *root.joinpath("cogs").glob("*.py")]:
+        used |= set(re.findall(r"t\([^,()]+, \"([a-z_]+\.[a-z_.]+|on|off|or)\"", path.read_text()))
+    assert used and used <= set(en.MESSAGES), used - set(en.MESSAGES)
+    assert t("fr-FR", "err.not_your_seat").startswith("Désolé")
+    assert t("de", "err.not_your_seat").startswith("Sorry")
+
+
+def test_custom_ids_fit_and_round_trip() -> None:
+    longest = cid(2**63 - 1, "page", 999_999_999, key_tag("r12:pick:cactus") + ".99.3")
+    assert len(longest) <= MAX_LEN
+    assert parse(longest).mid == 2**63 - 1
+    assert re.fullmatch(BUTTON_TEMPLATE, "am:3:pick:7:abcdef12.4")
+    assert re.fullmatch(SELECT_TEMPLATE, "am:3:sel:7:abcdef12.0.1")
+    assert not re.fullmatch(BUTTON_TEMPLATE, "am:3:sel:7")
+
+
+def _decision(n: int, groups: int = 0) -> Decision:
+    return Decision(
+        key="r1:move",
+        seat=0,
+        kind="move",
+        prompt=Text(fr="Choisis", en="Choose"),
+        subject="Cactus",
+        options=[
+            Option(
+                id=f"o{i}",
+                label=Text(fr=f"Carte {i}", en=f"Card {i}"),
+                group=Text(fr=f"G{i % groups}", en=f"G{i % groups}") if groups else None,
+                stats={"ini": i, "mv": 2},
+            )
+            for i in range(n)
+        ],
+    )
+
+
+def test_prompt_layouts_respect_discord_limits() -> None:
+    small = decision_msg(1, 4, _decision(7), "Ann", "en")
+    assert "**Cactus**" in small.content
+    assert [len(r) for r in small.rows] == [5, 2]
+    assert small.rows[0][0].label == "Card 0 · ini 0 · mv 2"
+    big = decision_msg(1, 4, _decision(60), "Ann", "en")
+    assert all(isinstance(r, Select) for r in big.rows) and len(big.rows) == 3
+    huge = decision_msg(1, 4, _decision(230), "Ann", "en")
+    assert len(huge.rows) == 5 and [b.label for b in huge.rows[-1]] == ["Next"]
+    grouped = decision_msg(1, 4, _decision(30, groups=3), "Ann", "en")
+    assert [b.label for b in grouped.rows[0]] == ["G0", "G1", "G2"]
+    inner = decision_msg(1, 4, _decision(30, groups=3), "Ann", "en", group=1)
+    assert inner.rows[-1][0].label == "Back" and len(inner.rows) == 3
+    for msg in (small, big, huge, grouped, inner):
+        assert len(msg.rows) <= 5
+        for row in msg.rows:
+            items = [row] if isinstance(row, Select) else row
+            assert len(items) <= 5
+            for item in items:
+                assert len(item.custom_id) <= MAX_LEN
