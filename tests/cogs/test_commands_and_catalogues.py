@@ -48,11 +48,7 @@ async def test_sync_payload_has_french_and_english(driver: Driver) -> None:
     assert start["description_localizations"]["fr"] == fr.COMMANDS["start.desc"]
     game = _sub(start, "game")
     assert game["name_localizations"]["fr"] == "jeu" and game["autocomplete"] is True
-    assert (
-        _sub(subs["status"], "status")
-        if False
-        else subs["status"]["name_localizations"]["fr"] == "état"
-    )
+    assert subs["status"]["name_localizations"]["fr"] == "état"
     lang = _sub(subs["settings"], "language")
     assert [c["name_localizations"]["fr"] for c in lang["choices"]] == [
         "automatique",
