@@ -25,7 +25,7 @@ from bot.gm import present
 from bot.gm import timers as tm
 from bot.gm.clock import Clock, SystemClock
 from bot.gm.ids import key_tag
-from bot.gm.msg import Actor, Attachment, Embed, Msg, Reply
+from bot.gm.msg import CONTENT_MAX, Actor, Attachment, Embed, Msg, Reply, clip
 from bot.gm.prompts import decision_msg
 from bot.gm.publisher import DmResult, Publisher
 from bot.i18n import t
@@ -51,6 +51,8 @@ class Live:
     deadlines: dict[str, float] = field(default_factory=dict)
     batch: list[AnyEvent] = field(default_factory=list)
     """Events since the last public step post."""
+    private: list[AnyEvent] = field(default_factory=list)
+    """Private events (``visible_to`` set) not yet handed to their seats."""
 
     @property
     def mid(self) -> int:
@@ -370,6 +372,13 @@ class GameMaster:
             self._rebuild_round(live)
             raise StaleDecision(t_text("err.stale")) from None
         live.batch.extend(events)
+        live.private.extend(
+            e
+            for e in events
+            if e.visible_to is not None
+            and any(s < len(match.seats) and not match.seats[s].ai for s in e.visible_to)
+        )
+        del live.private[:-50]
         if choice.key in live.deadlines:
             live.deadlines.pop(choice.key, None)
             await self.store.clear_deadline(live.mid, choice.key)
@@ -694,6 +703,9 @@ class GameMaster:
         )
         before = match.version
         await self._advance(live)
+        secrets = self._take_private(live, actor.user_id, lang)
+        if secrets:
+            done.content = clip(f"{done.content}\n" + "\n".join(secrets), CONTENT_MAX)
         if live.match is None or match.over:
             return Reply(update=done)
         follow = [
@@ -702,6 +714,28 @@ class GameMaster:
             if match.pending_since.get(x.key, 0) >= before
         ]
         return Reply(update=done, private=[self._prompt(live, x, lang) for x in follow])
+
+    def _take_private(self, live: Live, user_id: int, lang: str) -> list[str]:
+        """Texts of the private events meant for this user's seats; they are handed over once."""
+        seats = set(self._seats_of(live, user_id))
+        mine = [e for e in live.private if seats & set(e.visible_to or [])]
+        live.private = [e for e in live.private if not any(e is m for m in mine)]
+        return [e.text.get(lang) for e in mine]
+
+    async def _deliver_private(self, live: Live) -> None:
+        """Private events nobody collected by clicking (an AI move for an absent seat): by DM."""
+        match = live.match
+        if match is None or not live.private:
+            return
+        for uid in {s.user_id for s in match.seats if s.user_id is not None}:
+            prefs = await self.store.user_prefs(uid)
+            if not prefs.dm or prefs.dm_closed:
+                continue
+            lang = lang_of(prefs.locale) if prefs.locale else live.lang
+            texts = self._take_private(live, uid, lang)
+            if texts:
+                await self.publisher.dm(uid, Msg(content=clip("\n".join(texts), CONTENT_MAX)))
+        live.private = live.private[-50:]
 
     def _stale(self, live: Live, actor: Actor) -> Reply:
         reply = self._hand(live, actor, intro=t(actor.lang, "err.stale"))
@@ -967,6 +1001,7 @@ class GameMaster:
             who = f"{name} ({d.subject})" if d.subject else name
             await self._post(live, Msg(content=t(live.lang, "timer.expired", who=who)))
             await self._advance(live)
+            await self._deliver_private(live)
 
 
 def _int(text: str) -> int:

@@ -53,8 +53,15 @@ async def test_mad_arena_ultimate_warrior_with_four_users(driver: Driver) -> Non
     # The card buttons show the card values.
     labels = [c.get("label") or "" for c in d.fake.components(prompt)]
     assert all("·" in lab for lab in labels), labels
+    # The pick is confirmed privately (the game's private event), never in public.
+    card = mine.options[0]
+    await d.choose_in(d.users[0], prompt, mine, card.id)
+    confirmation = d.fake.message(prompt.id).text()
+    assert "✅" in confirmation and "🤫" in confirmation
+    assert not any("🤫" in m.text() for m in d.public())
     n = await d.play_out(mid, random.Random(4))
     assert n > 8
+    assert not any("🤫" in m.text() for m in d.public())
     assert_finished(d, mid)
     d.fake.assert_all_acknowledged_first()
 
