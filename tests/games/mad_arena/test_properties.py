@@ -41,6 +41,26 @@ def check(match: Match, choice: Choice, events: list) -> None:
         assert 0 <= f.zone <= st.centre
         if st.data(f.id).dragon:
             assert f.zone == st.centre
+    # §2.3: every fighter that lives through a round acted exactly once in it.
+    # §2.4: a fighter with two moves ends elsewhere than where it started.
+    acted: list[str] = match.__dict__.setdefault("_acted", [])
+    for e in events:
+        if e.type == "reveal":
+            acted.append(e.data["fighter"])
+        elif e.type == "move":
+            path = match.__dict__.setdefault("_path", [])
+            path.append(e.data["zone"])
+        elif e.type == "action-end":
+            path = match.__dict__.pop("_path", [])
+            if len(path) == 2:
+                assert path[1] not in match.__dict__.get("_start", ())
+        elif e.type == "round" and e.data["round"] > 1:
+            survivors = sorted(f.id for f in st.alive())
+            assert sorted(x for x in acted if x in survivors) == survivors
+            acted.clear()
+    if st.action is not None and not match.__dict__.get("_path"):
+        f = st.f(st.action.fighter)
+        match.__dict__["_start"] = (st.action.start_zone, f.round_zone)
     # Every pick stays secret until its public reveal (even if its fighter is
     # eliminated first and never reveals it).
     hidden: set[str] = match.__dict__.setdefault("_hidden_picks", set())
