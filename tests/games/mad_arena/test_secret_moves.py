@@ -182,3 +182,20 @@ def test_finishing_bonus_boundary_is_five_hp() -> None:
     for hp, mod in [(1, 1), (5, 1), (6, -1), (10, -1)]:
         st.f("sorgho").hp = hp
         assert finishing_modifier(st, "sorgho") == mod
+
+
+def test_powder_keg_that_kills_a_team_mate_takes_it_as_a_trophy() -> None:
+    """§3: whoever eliminates a fighter takes its card in play, team mate or not
+    (the keg hits "tous les combattants présents")."""
+    st = build(
+        ["agaric", "cactus", "bonzai", "sorgho"],
+        teams=[0, 0, 1, 1],
+        zones={"cactus": 1},
+        mode="team-spirit",
+    )
+    st.f("cactus").hp = 1
+    st.f("cactus").in_play = "cactus-4"  # defence 3
+    ctx = begin(st, "agaric", "agaric-keg", ScriptedCtx([6, 1, 1]))
+    do(st, "zone-z1", ctx)
+    assert not st.f("cactus").alive and st.f("cactus").eliminated_by == "agaric"
+    assert [(t.fighter, t.card) for t in st.f("agaric").trophies] == [("cactus", "cactus-4")]
