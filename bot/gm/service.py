@@ -53,6 +53,8 @@ class Live:
     """Events since the last public step post."""
     private: list[AnyEvent] = field(default_factory=list)
     """Private events (``visible_to`` set) not yet handed to their seats."""
+    timers: dict[str, int] = field(default_factory=lambda: dict(tm.DEFAULTS))
+    """Deadline seconds by ``Decision.timing`` for this match."""
 
     @property
     def mid(self) -> int:
@@ -92,8 +94,26 @@ class GameMaster:
             live.match = await self.store.load_match(mid)
             self._rebuild_round(live)
             live.deadlines = {d.key: d.due_at for d in await self.store.deadlines(mid)}
+            live.timers = await self._load_timers(mid)
         self._live[mid] = live
         return live
+
+    # Once a match starts, the store's ``options`` column holds the game's effective
+    # options only (what a replay needs), so the table's own settings (deadlines)
+    # are kept with the match's other Discord bookkeeping, as ``timer:<timing>`` rows
+    # of its message table (the seconds in the message id column).
+    TIMER_ROLE = "timer:"
+
+    async def _save_timers(self, mid: int, timers: dict[str, int]) -> None:
+        for timing, seconds in timers.items():
+            await self.store.set_message(mid, self.TIMER_ROLE + timing, 0, int(seconds))
+
+    async def _load_timers(self, mid: int) -> dict[str, int]:
+        out = dict(tm.DEFAULTS)
+        for role, (_, seconds) in (await self.store.messages(mid)).items():
+            if role.startswith(self.TIMER_ROLE) and role[len(self.TIMER_ROLE) :] in out:
+                out[role[len(self.TIMER_ROLE) :]] = seconds
+        return out
 
     @staticmethod
     def _rebuild_round(live: Live) -> None:
@@ -318,6 +338,8 @@ class GameMaster:
         except IllegalDecision as exc:
             return Reply.say(exc.reason.get(actor.lang))
         await self.store.start_match(rec.id, match)
+        live.timers = tm.timers(rec.options)
+        await self._save_timers(rec.id, live.timers)
         rec2 = await self.store.get(rec.id)
         assert rec2 is not None
         live.rec = rec2
@@ -445,7 +467,7 @@ class GameMaster:
         now = self.clock.now()
         for d in humans:
             if d.key not in live.deadlines:
-                dur = tm.duration(live.rec.options, d)
+                dur = live.timers[d.timing]
                 live.deadlines[d.key] = now + dur
                 await self.store.set_deadline(live.mid, d.key, d.seat, now + dur, now + dur / 2)
         if new:

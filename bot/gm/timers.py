@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.engine import Decision
-
 DEFAULTS: dict[str, int] = {"pick": 300, "turn": 300, "action": 60, "reaction": 30}
 TIMERS_KEY = "_timers"
 
@@ -23,10 +21,6 @@ def timers(options: dict[str, Any]) -> dict[str, int]:
     out = dict(DEFAULTS)
     out.update({k: int(v) for k, v in (options.get(TIMERS_KEY) or {}).items() if k in DEFAULTS})
     return out
-
-
-def duration(options: dict[str, Any], decision: Decision) -> int:
-    return timers(options)[decision.timing]
 
 
 def human(seconds: int, lang: str) -> str:

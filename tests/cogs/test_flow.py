@@ -308,3 +308,37 @@ async def test_interaction_errors_never_crash(driver: Driver) -> None:
     fresh = d.round_message()
     assert fresh.id != board.id and f"<@{bob['id']}> has chosen" in fresh.text()
     assert (await d.live(1)).match.version == 2
+
+
+async def test_lobby_menus_mode_timers_and_server_language(driver: Driver) -> None:
+    d = driver
+    ann, bob = d.users[:2]
+    fi = await d.slash(ann, "settings", language="fr", manager=True)
+    assert "language: fr" in d.reply_text(fi)
+    await d.slash(ann, "start", game="mad-arena", mode="ultimate-warrior")
+    lobby = d.with_button("^Rejoindre$")
+    assert "salon d'attente" in lobby.text(), "public posts follow the server's language"
+    mode = d.fake.find_select(lobby, custom_id="am:1:mode:0")
+    assert {o["value"] for o in mode["options"]} == {
+        "ultimate-warrior",
+        "team-spirit",
+        "brothers-in-arms",
+    }
+    fi = await d.click(bob, lobby, "am:1:mode:0", values=["team-spirit"])
+    assert "Only the host" in d.reply_text(fi)
+    await d.click(ann, lobby, "am:1:mode:0", values=["team-spirit"])
+    await d.click(ann, d.fake.message(lobby.id), "am:1:opt:0", values=["tp:120"])
+    await d.click(ann, d.fake.message(lobby.id), "am:1:opt:0", values=["ta:30"])
+    lobby = d.fake.message(lobby.id)
+    assert "Équipe" in lobby.text() or "team" in lobby.text().lower()
+    assert "choix et tours 2 min, en cours d'action 30 s" in lobby.text()
+    rec = await d.bot.store.get(1)
+    assert rec.mode == "team-spirit" and rec.options["_timers"] == {
+        "pick": 120,
+        "turn": 120,
+        "action": 30,
+    }
+    await d.press(bob, lobby, "Rejoindre")
+    await d.press(ann, d.fake.message(lobby.id), "Lancer")
+    deadlines = await d.bot.store.deadlines(1)
+    assert deadlines and all(x.due_at == d.clock.now() + 120 for x in deadlines)

@@ -44,18 +44,19 @@ async def test_mad_arena_ultimate_warrior_with_four_users(driver: Driver) -> Non
     # Every private prompt names the fighter it is for.
     live = await d.live(mid)
     first = live.match.pending()
-    assert len(first) == 4 and all(x.subject for x in first)
+    assert first and all(x.subject for x in first)
+    mine = first[0]
+    player = d.user_by_id(live.match.seats[mine.seat].user_id)
     board = d.round_message()
-    fi = await d.press(d.users[0], board, "Make your choice")
+    fi = await d.press(player, board, "Make your choice")
     prompt = d.replies(fi)[-1]
-    mine = [x for x in first if live.match.seats[x.seat].user_id == d.uid(d.users[0])][0]
     assert prompt.ephemeral and f"**{mine.subject}**" in prompt.content
     # The card buttons show the card values.
     labels = [c.get("label") or "" for c in d.fake.components(prompt)]
     assert all("·" in lab for lab in labels), labels
     # The pick is confirmed privately (the game's private event), never in public.
     card = mine.options[0]
-    await d.choose_in(d.users[0], prompt, mine, card.id)
+    await d.choose_in(player, prompt, mine, card.id)
     confirmation = d.fake.message(prompt.id).text()
     assert "✅" in confirmation and "🤫" in confirmation
     assert not any("🤫" in m.text() for m in d.public())
