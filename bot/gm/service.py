@@ -53,6 +53,10 @@ class Live:
     """Events since the last public step post."""
     private: list[AnyEvent] = field(default_factory=list)
     """Private events (``visible_to`` set) not yet handed to their seats."""
+    board_fresh: bool = False
+    """The round board is the last thing posted (no step since)."""
+    board_who: set[tuple[int, str | None]] = field(default_factory=set)
+    """(seat, subject) asked on the round board when it was posted."""
     timers: dict[str, int] = field(default_factory=lambda: dict(tm.DEFAULTS))
     """Deadline seconds by ``Decision.timing`` for this match."""
 
@@ -440,6 +444,7 @@ class GameMaster:
         assert match is not None
         lang = live.lang
         lines = present.log_lines(live.batch, lang)
+        live.board_fresh = False
         live.batch = []
         image = await self._render(match, lang)
         title = t(
@@ -470,15 +475,21 @@ class GameMaster:
                 dur = live.timers[d.timing]
                 live.deadlines[d.key] = now + dur
                 await self.store.set_deadline(live.mid, d.key, d.seat, now + dur, now + dur / 2)
+        who = {(d.seat, d.subject) for d in humans}
+        # The same fighters asked again with nothing posted in between (a fighter's
+        # successive in-action choices): refresh the board instead of pinging anew.
+        continued = bool(new) and live.board_fresh and who == live.board_who
         if new:
             live.round_keys = {d.key: (d.seat, d.subject) for d in humans}
         answered = [v for k, v in live.round_keys.items() if k not in {d.key for d in humans}]
         msg = present.round_msg(live.mid, match, humans, answered, live.deadlines, live.lang)
-        if new:
+        if new and not continued:
             await self._post(live, msg, role="round")
-            await self._deliver_dms(live, new)
-        elif post:
+            live.board_fresh, live.board_who = True, who
+        elif post or continued:
             await self._edit(live, "round", msg)
+        if new:
+            await self._deliver_dms(live, new)
 
     async def _deliver_dms(self, live: Live, decisions: list[Decision]) -> None:
         match = live.match
