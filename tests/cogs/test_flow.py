@@ -342,3 +342,15 @@ async def test_lobby_menus_mode_timers_and_server_language(driver: Driver) -> No
     await d.press(ann, d.fake.message(lobby.id), "Lancer")
     deadlines = await d.bot.store.deadlines(1)
     assert deadlines and all(x.due_at == d.clock.now() + 120 for x in deadlines)
+
+
+async def test_lobby_buttons_work_after_a_restart(driver: Driver) -> None:
+    d = driver
+    ann, bob = d.users[:2]
+    await lobby_with(d, [ann], start=False)
+    lobby = d.lobby()
+    await d.restart()
+    await d.press(bob, d.fake.message(lobby.id), "Join")
+    await d.press(ann, d.fake.message(lobby.id), "Start")
+    assert (await d.live(1)).match is not None
+    assert d.round_message()

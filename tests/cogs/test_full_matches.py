@@ -123,6 +123,10 @@ async def test_mad_two_humans_with_a_typed_move(driver: Driver) -> None:
     x = live.match.pending()[0]
     mover = d.user_by_id(live.match.seats[x.seat].user_id)
     other = bob if mover is ann else ann
+    fi = await d.slash(d.spectator, "status")
+    [status] = d.replies(fi)
+    assert status.ephemeral and "waiting for" in status.text()
+    assert status.attachments and status.attachments[0]["filename"].endswith(".png")
     typed = next(o.id for o in x.options if o.id != "pass")
     refused = await d.slash(other, "play", text=typed)
     assert "Nothing is awaited from you" in d.reply_text(refused)
