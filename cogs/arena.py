@@ -155,6 +155,22 @@ class Arena(commands.Cog):
             reply = Reply.say(t(lang_code(str(interaction.locale)), "err.generic"))
         await self.deliver(interaction, reply)
 
+    async def cog_app_command_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        """Anything a command could not even start (a bad argument): a polite private line."""
+        log.warning(
+            "command %s failed: %r", interaction.command and interaction.command.name, error
+        )
+        text = t(lang_code(str(interaction.locale)), "err.generic")
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(text, ephemeral=True)
+            else:
+                await interaction.response.send_message(text, ephemeral=True)
+        except discord.HTTPException as exc:
+            log.warning("could not report a command error: %s %s", exc.status, exc.code)
+
     async def on_component(
         self, interaction: discord.Interaction, custom_id: str, values: list[str] | None
     ) -> None:

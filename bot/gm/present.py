@@ -240,7 +240,15 @@ def round_msg(
         title=title,
         description=clip("\n".join(lines), 4000),
         colour=COLOUR,
-        footer=t(lang, "round.footer_secret" if secret else "round.footer", mid=mid),
+        footer=t(
+            lang,
+            "round.footer_done"
+            if not pending
+            else "round.footer_secret"
+            if secret
+            else "round.footer",
+            mid=mid,
+        ),
     )
     rows: list[Row] = []
     if pending:

@@ -53,6 +53,8 @@ class Live:
     """Events since the last public step post."""
     private: list[AnyEvent] = field(default_factory=list)
     """Private events (``visible_to`` set) not yet handed to their seats."""
+    batch_round: int | None = None
+    """The round the first event of ``batch`` happened in (the step's title)."""
     board_fresh: bool = False
     """The round board is the last thing posted (no step since)."""
     board_who: set[tuple[int, str | None]] = field(default_factory=set)
@@ -140,13 +142,14 @@ class GameMaster:
         for rec in await self.store.active_matches():
             async with self.lock(rec.id):
                 self._live.pop(rec.id, None)
-                live = await self._get(rec.id)
-                if live is None or live.match is None:
-                    continue
                 try:
-                    await self._advance(live, post_round=False)
+                    live = await self._get(rec.id)
+                    if live is not None and live.match is not None:
+                        await self._advance(live, post_round=False)
                 except Exception:
-                    log.exception("recovering match %s", rec.id)
+                    # One broken match (a game no longer installed...) must not stop the others.
+                    log.exception("could not resume match %s", rec.id)
+                    self._live.pop(rec.id, None)
 
     async def live_in(self, channel_id: int) -> Live | None:
         rec = await self.store.active_in_channel(channel_id)
@@ -389,7 +392,10 @@ class GameMaster:
     ) -> list[AnyEvent]:
         match = live.match
         assert match is not None
+        label = match.round_label()
         events = match.apply(choice, expected_version=expected)
+        if not live.batch:
+            live.batch_round = label
         try:
             await self.store.commit_decision(live.mid, choice, match, by_ai=by_ai)
         except StoreConflict:
@@ -447,9 +453,9 @@ class GameMaster:
         live.board_fresh = False
         live.batch = []
         image = await self._render(match, lang)
-        title = t(
-            lang, "step.title", game=match.game.info.names.get(lang), round=match.round_label()
-        )
+        label = live.batch_round if live.batch_round is not None else match.round_label()
+        live.batch_round = None
+        title = t(lang, "step.title", game=match.game.info.names.get(lang), round=label)
         for msg in present.step_msgs(title, lines, image, f"match{live.mid}-v{match.version}.png"):
             await self._post(live, msg)
 

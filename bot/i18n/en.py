@@ -38,6 +38,7 @@ MESSAGES: dict[str, str] = {
     "round.until": "deadline <t:{ts}:R>",
     "round.footer": "Match #{mid} · press the button to get your options privately",
     "round.footer_secret": "Match #{mid} · choices stay secret until everyone has chosen",
+    "round.footer_done": "Match #{mid} · nothing is awaited here any more",
     "round.button": "Make your choice",
     "step.title": "{game} — round {round}",
     # private prompts

@@ -38,6 +38,7 @@ MESSAGES: dict[str, str] = {
     "round.until": "limite <t:{ts}:R>",
     "round.footer": "Partie n°{mid} · appuyez sur le bouton pour recevoir vos options en privé",
     "round.footer_secret": "Partie n°{mid} · les choix restent secrets jusqu'à ce que tout le monde ait choisi",
+    "round.footer_done": "Partie n°{mid} · plus rien n'est attendu ici",
     "round.button": "Faire mon choix",
     "step.title": "{game} — manche {round}",
     # choix privés
