@@ -432,7 +432,7 @@ class GameMaster:
         match = live.match
         assert match is not None
         for _ in range(MAX_AI_STEPS):
-            if live.batch and (force_step or match.game.checkpoint(live.batch)):
+            if force_step or (live.batch and match.game.checkpoint(live.batch)):
                 await self._post_step(live)
                 force_step = False
             if match.over:
@@ -442,7 +442,14 @@ class GameMaster:
             if not ai:
                 break
             choice = await self._ai_choice(match, ai[0])
-            await self._commit(live, choice, match.version, by_ai=True)
+            try:
+                await self._commit(live, choice, match.version, by_ai=True)
+            except IllegalDecision:
+                # An AI bug must not stall the table: log it and play the first legal option.
+                log.exception("AI choice refused in match %s", live.mid)
+                first = ai[0].options[0].id
+                fallback = Choice(seat=ai[0].seat, key=ai[0].key, option=first)
+                await self._commit(live, fallback, match.version, by_ai=True)
         await self._round(live, post_round)
 
     async def _post_step(self, live: Live) -> None:
