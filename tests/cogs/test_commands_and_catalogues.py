@@ -163,3 +163,22 @@ def test_prompt_layouts_respect_discord_limits() -> None:
             assert len(items) <= 5
             for item in items:
                 assert len(item.custom_id) <= MAX_LEN
+
+
+def test_game_master_and_catalogues_do_not_import_discord() -> None:
+    """``bot/gm`` decides everything without discord (and talks to SQLite only through the store)."""
+    import ast
+
+    root = Path(__file__).resolve().parents[2]
+    files = [*root.joinpath("bot", "gm").rglob("*.py"), *root.joinpath("bot", "i18n").rglob("*.py")]
+    assert files
+    for path in files:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module]
+            for name in names:
+                assert name.split(".")[0] not in ("discord", "aiosqlite"), (path, name)
