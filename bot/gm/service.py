@@ -572,7 +572,12 @@ class GameMaster:
             fields.append(
                 (
                     t(lang, "end.scores"),
-                    "\n".join(f"{match.seats[int(s)].name}: {v:g}" for s, v in out.scores.items()),
+                    clip(
+                        "\n".join(
+                            f"{match.seats[int(s)].name}: {v:g}" for s, v in out.scores.items()
+                        ),
+                        1024,
+                    ),
                     False,
                 )
             )
@@ -586,7 +591,7 @@ class GameMaster:
         image = await self._render(match, lang)
         embed = Embed(
             title=t(lang, "end.title", game=info.names.get(lang), mid=live.mid),
-            description=f"**{result}**\n{out.reason.get(lang)}",
+            description=clip(f"**{result}**\n{out.reason.get(lang)}", 3000),
             colour=0x50C878,
             fields=fields,
         )
@@ -921,12 +926,12 @@ class GameMaster:
             text = t(lang, "lobby.counts", counts=present._counts(m.player_counts, lang))
             if m.summary:
                 text += "\n" + m.summary.get(lang)
-            fields.append((m.names.get(lang), text[:1024], False))
+            fields.append((m.names.get(lang), clip(text, 500), False))
         embed = Embed(
             title=t(lang, "rules.title", game=info.names.get(lang)),
-            description=info.summary.get(lang)[:4000],
+            description=clip(info.summary.get(lang), 3000),
             colour=present.COLOUR,
-            fields=fields[:25],
+            fields=fields[:5],
         )
         return Reply(private=[Msg(embeds=[embed])])
 
