@@ -182,3 +182,15 @@ def test_game_master_and_catalogues_do_not_import_discord() -> None:
                 names = [node.module]
             for name in names:
                 assert name.split(".")[0] not in ("discord", "aiosqlite"), (path, name)
+
+
+def test_long_dice_logs_are_chunked_to_discord_limits() -> None:
+    from bot.gm.present import step_msgs
+
+    lines = [f"🎲 line {i} " + "x" * 90 for i in range(200)]
+    msgs = step_msgs("Round 3", lines, b"\x89PNG", "r3.png")
+    assert msgs[0].embeds[0].image == "r3.png" and msgs[0].files[0].filename == "r3.png"
+    assert len(msgs[0].embeds[0].description) <= 4096
+    assert all(len(m.content) <= 2000 for m in msgs[1:])
+    joined = "\n".join([msgs[0].embeds[0].description, *(m.content for m in msgs[1:])])
+    assert joined.split("\n") == lines, "nothing lost, order kept"
