@@ -354,3 +354,24 @@ async def test_lobby_buttons_work_after_a_restart(driver: Driver) -> None:
     await d.press(ann, d.fake.message(lobby.id), "Start")
     assert (await d.live(1)).match is not None
     assert d.round_message()
+
+
+async def test_abandon_a_live_match(driver: Driver) -> None:
+    d = driver
+    ann, bob, cat = d.users[:3]
+    await lobby_with(d, [ann, bob])
+    board = d.round_message()
+    seen = board.to_json()  # what players' screens still show afterwards
+    fi = await d.slash(bob, "abandon")
+    assert "Only the host or someone with Manage Server" in d.reply_text(fi)
+    fi = await d.slash(cat, "abandon", manager=True)
+    assert "match #1 is closed" in d.reply_text(fi)
+    last = d.public()[-1]
+    assert "abandoned by" in last.text() and last.attachments[0]["filename"] == "match1-log.md"
+    assert (await d.bot.store.get(1)).status == "abandoned"
+    assert await d.bot.store.deadlines(1) == []
+    assert d.fake.components(d.fake.message(board.id)) == [], "the board loses its button"
+    fi = await d.click_json(ann, seen, "am:1:hand:0")
+    assert "no longer exists" in d.reply_text(fi)
+    fi = await d.slash(ann, "start", game="test-pick")
+    assert "Lobby #2" in d.reply_text(fi), "the channel is free again"
