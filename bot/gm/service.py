@@ -83,6 +83,7 @@ class GameMaster:
         self.clock = clock or SystemClock()
         self._live: dict[int, Live] = {}
         self._locks: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._channel_locks: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
 
     def lock(self, mid: int) -> asyncio.Lock:
         return self._locks[mid]
@@ -168,6 +169,29 @@ class GameMaster:
         game_id: str,
         mode: str | None,
         ai_level: str | None = None,
+    ) -> Reply:
+        # Two /arena start at once in one channel must not both find it free.
+        async with self._channel_locks[channel_id]:
+            return await self._open_lobby(
+                actor,
+                guild_id=guild_id,
+                channel_id=channel_id,
+                guild_locale=guild_locale,
+                game_id=game_id,
+                mode=mode,
+                ai_level=ai_level,
+            )
+
+    async def _open_lobby(
+        self,
+        actor: Actor,
+        *,
+        guild_id: int,
+        channel_id: int,
+        guild_locale: str | None,
+        game_id: str,
+        mode: str | None,
+        ai_level: str | None,
     ) -> Reply:
         lang = actor.lang
         try:

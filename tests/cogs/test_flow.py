@@ -375,3 +375,27 @@ async def test_abandon_a_live_match(driver: Driver) -> None:
     assert "no longer exists" in d.reply_text(fi)
     fi = await d.slash(ann, "start", game="test-pick")
     assert "Lobby #2" in d.reply_text(fi), "the channel is free again"
+
+
+async def test_two_simultaneous_starts_open_one_lobby(driver: Driver) -> None:
+    d = driver
+    ann, bob = d.users[:2]
+    cmd = d.fake.command("arena", d.guild_id)
+    payloads = [
+        P.application_command(
+            d.member(u),
+            "arena",
+            [P.subcommand("start", [P.option("game", "test-pick")])],
+            application_id=d.app_id,
+            channel=d.channel,
+            guild_id=d.guild_id,
+            command_id=int(cmd["id"]),
+            command_guild_id=d.guild_id,
+        )
+        for u in (ann, bob)
+    ]
+    fis = [await runner.dispatch(d.bot, p) for p in payloads]
+    await d.settle()
+    texts = [d.reply_text(fi) for fi in fis]
+    assert sum("Lobby #" in x for x in texts) == 1, texts
+    assert sum("already going on" in x for x in texts) == 1, texts
