@@ -82,17 +82,18 @@ def lobby_option_entries(info: GameInfo, lang: str) -> list[tuple[str, str]]:
         name = spec.names.get(lang)
         if spec.type == "bool":
             out += [
-                (f"o{i}:1", f"{name}: {t(lang, 'on')}"),
-                (f"o{i}:0", f"{name}: {t(lang, 'off')}"),
+                (f"o{i}:1", t(lang, "pair", name=name, value=t(lang, "on"))),
+                (f"o{i}:0", t(lang, "pair", name=name, value=t(lang, "off"))),
             ]
         elif spec.type == "choice":
             if spec.id in LEVEL_OPTION_IDS and level_ids:
                 continue
             out += [
-                (f"o{i}:{j}", f"{name}: {txt.get(lang)}") for j, (_, txt) in enumerate(spec.choices)
+                (f"o{i}:{j}", t(lang, "pair", name=name, value=txt.get(lang)))
+                for j, (_, txt) in enumerate(spec.choices)
             ]
         elif spec.type == "int":
-            out += [(f"o{i}:{v}", f"{name}: {v}") for v in _int_values(spec)]
+            out += [(f"o{i}:{v}", t(lang, "pair", name=name, value=v)) for v in _int_values(spec)]
     for lv, fr, en in ai_levels(info):
         out.append((f"lv:{lv}", t(lang, "lobby.ai_level", level=fr if lang == "fr" else en)))
     for s in tm.PICK_CHOICES:
@@ -123,7 +124,8 @@ def lobby_msg(
     for spec in info.options:
         if spec.type == "path" or spec.id not in options:
             continue
-        opts.append(f"{spec.names.get(lang)}: {_option_value_text(spec, options[spec.id], lang)}")
+        value = _option_value_text(spec, options[spec.id], lang)
+        opts.append(t(lang, "pair", name=spec.names.get(lang), value=value))
     if options.get(AI_LEVEL_KEY) and not any(s.id in LEVEL_OPTION_IDS for s in info.options):
         opts.append(t(lang, "lobby.ai_level", level=options[AI_LEVEL_KEY]))
     tmr = tm.timers(options)

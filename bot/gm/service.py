@@ -598,7 +598,8 @@ class GameMaster:
                     t(lang, "end.scores"),
                     clip(
                         "\n".join(
-                            f"{match.seats[int(s)].name}: {v:g}" for s, v in out.scores.items()
+                            t(lang, "pair", name=match.seats[int(s)].name, value=f"{v:g}")
+                            for s, v in out.scores.items()
                         ),
                         1024,
                     ),

@@ -3,6 +3,7 @@
 MESSAGES: dict[str, str] = {
     "on": "on",
     "off": "off",
+    "pair": "{name}: {value}",
     "or": "or",
     # lobby
     "lobby.title": "{game} — lobby",

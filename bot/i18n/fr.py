@@ -3,6 +3,7 @@
 MESSAGES: dict[str, str] = {
     "on": "oui",
     "off": "non",
+    "pair": "{name} : {value}",
     "or": "ou",
     # salon d'attente
     "lobby.title": "{game} — salon d'attente",
