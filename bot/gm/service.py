@@ -152,6 +152,24 @@ class GameMaster:
                     log.exception("could not resume match %s", rec.id)
                     self._live.pop(rec.id, None)
 
+    async def _here(self, channel_id: int, user_id: int) -> MatchRecord | None:
+        """The match a command typed in ``channel_id`` is about.
+
+        The channel's (or thread's) own match; else, in thread mode, the one
+        match of this parent channel where the user is seated.
+        """
+        rec = await self.store.active_in_channel(channel_id)
+        if rec is not None:
+            return rec
+        mine = [
+            r
+            for r in await self.store.active_matches()
+            if r.channel_id == channel_id and any(s.user_id == user_id for s in r.seats)
+        ]
+        if len(mine) > 1:
+            mine = [r for r in mine if r.status == "live"]
+        return mine[0] if len(mine) == 1 else None
+
     async def live_in(self, channel_id: int) -> Live | None:
         rec = await self.store.active_in_channel(channel_id)
         if rec is None:
@@ -821,7 +839,7 @@ class GameMaster:
     async def play_text(self, channel_id: int, actor: Actor, text: str) -> Reply:
         """A typed move (``/arena play``), read by the game's own notation."""
         lang = actor.lang
-        rec = await self.store.active_in_channel(channel_id)
+        rec = await self._here(channel_id, actor.user_id)
         if rec is None:
             return Reply.say(t(lang, "err.no_match_here"))
         async with self.lock(rec.id):
@@ -852,7 +870,7 @@ class GameMaster:
     # --- commands ------------------------------------------------------------------------
     async def status(self, channel_id: int, actor: Actor) -> Reply:
         lang = actor.lang
-        rec = await self.store.active_in_channel(channel_id)
+        rec = await self._here(channel_id, actor.user_id)
         if rec is None:
             return Reply.say(t(lang, "err.no_match_here"))
         async with self.lock(rec.id):
@@ -881,13 +899,13 @@ class GameMaster:
             return Reply(private=[msg])
 
     async def hand_here(self, channel_id: int, actor: Actor) -> Reply:
-        rec = await self.store.active_in_channel(channel_id)
+        rec = await self._here(channel_id, actor.user_id)
         if rec is None:
             return Reply.say(t(actor.lang, "err.no_match_here"))
         return await self.hand(rec.id, actor)
 
     async def cancel_here(self, channel_id: int, actor: Actor) -> Reply:
-        rec = await self.store.active_in_channel(channel_id)
+        rec = await self._here(channel_id, actor.user_id)
         if rec is None:
             return Reply.say(t(actor.lang, "err.no_match_here"))
         async with self.lock(rec.id):
@@ -903,7 +921,7 @@ class GameMaster:
     async def autopilot(self, channel_id: int, actor: Actor, on: bool) -> Reply:
         """Hand my seat(s) to the AI, or take them back (issue 6 item 6)."""
         lang = actor.lang
-        rec = await self.store.active_in_channel(channel_id)
+        rec = await self._here(channel_id, actor.user_id)
         if rec is None:
             return Reply.say(t(lang, "err.no_match_here"))
         async with self.lock(rec.id):

@@ -218,13 +218,16 @@ async def test_thread_mode_and_fallback_without_permission(driver: Driver) -> No
     fi = await d.slash(bob, "start", game="test-pick")
     assert "Lobby #2" in d.reply_text(fi)
     assert len(d.fake.threads(d.channel_id)) == 2
+    await d.press(ann, d.fake.message(lobby.id), "Start")
+    assert d.round_message(tid).channel_id == tid
+    # In the parent channel, /arena hand finds the one live thread match where Bob is seated.
+    fi = await d.slash(bob, "hand")
+    assert "**Bob** — Pick" in d.reply_text(fi)
     # Without the right to create threads the match is played in the channel.
     d.fake.fail_next("POST", r"/threads$", 403, code=50013)
     fi = await d.slash(d.users[2], "start", game="test-pick")
     assert "may not create threads" in d.reply_text(fi)
-    assert d.lobby(d.channel_id)
-    await d.press(ann, d.fake.message(lobby.id), "Start")
-    assert d.round_message(tid).channel_id == tid
+    assert d.lobby(d.channel_id).channel_id == d.channel_id
 
 
 async def test_autopilot_status_rules_history(driver: Driver) -> None:
