@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from bot.engine import Decision, Option
 from bot.gm.ids import cid, key_tag
 from bot.gm.msg import Button, Msg, Row, Select, SelectOption, clip
-from bot.i18n import t
+from bot.i18n import t, t_or
 
 BUTTONS_MAX = 20
 SELECTS_MAX = 4
@@ -33,12 +33,58 @@ class Entry:
     description: str | None = None
 
 
-def stats_text(opt: Option) -> str:
-    return " · ".join(f"{k} {v}" for k, v in opt.stats.items())
+STAT_SYMBOLS: dict[str, str] = {
+    "initiative": "⚡",
+    "move": "👣",
+    "melee": "⚔️",
+    "ranged": "🏹",
+    "defence": "🛡️",
+    "dice": "🎲",
+    "hp": "❤️",
+    "atk": "🗡️",
+    "def": "🛡️",
+    "dmg": "💥",
+    "to": "➡️",
+}
+"""Compact symbols for the stat keys the games use, so button labels stay short (<= 80)."""
+
+
+def stat_name(key: str, lang: str) -> str:
+    """A stat key in the reader's language (``stat.<key>`` in the catalogues), else the key."""
+    return t_or(lang, f"stat.{key}", key)
+
+
+def stat_value(value: object, lang: str) -> str:
+    """Word values (a card's ``gong`` initiative) through ``stat.v.<value>``; numbers as is."""
+    if isinstance(value, str):
+        return t_or(lang, f"stat.v.{value}", value)
+    return str(value)
+
+
+def stats_text(opt: Option, lang: str = "en", *, compact: bool = False) -> str:
+    """``Option.stats`` for a player: words in their language, or symbols on buttons.
+
+    A key no catalogue knows falls back to the raw key (a new game still shows
+    its values, only untranslated).
+    """
+    parts = []
+    for k, v in opt.stats.items():
+        value = stat_value(v, lang)
+        sym = STAT_SYMBOLS.get(k) if compact else None
+        parts.append(f"{sym}{value}" if sym else f"{stat_name(k, lang)} {value}")
+    return " · ".join(parts)
+
+
+def stats_legend(decision: Decision, lang: str) -> str:
+    """The symbols used on this prompt's buttons, named in the reader's language."""
+    keys: list[str] = []
+    for opt in decision.options:
+        keys += [k for k in opt.stats if k in STAT_SYMBOLS and k not in keys]
+    return " · ".join(f"{STAT_SYMBOLS[k]} {stat_name(k, lang)}" for k in keys)
 
 
 def option_label(opt: Option, lang: str) -> str:
-    stats = stats_text(opt)
+    stats = stats_text(opt, lang, compact=True)
     return opt.label.get(lang) + (f" · {stats}" if stats else "")
 
 
@@ -74,7 +120,7 @@ def entries(decision: Decision, lang: str, group: int | None) -> list[Entry]:
 
 def _opt_entry(opt: Option, i: int, lang: str) -> Entry:
     detail = opt.detail.get(lang) if opt.detail else None
-    stats = stats_text(opt)
+    stats = stats_text(opt, lang)
     desc = " — ".join(x for x in (stats, detail) if x) or None
     return Entry(
         label=option_label(opt, lang),
@@ -109,6 +155,9 @@ def decision_msg(
     tag = key_tag(decision.key)
     items = entries(decision, lang, group)
     content = header(decision, seat_name, lang, due_at)
+    legend = stats_legend(decision, lang)
+    if legend:
+        content += "\n-# " + legend
     if group is not None:
         groups = groups_of(decision, lang)
         if 0 <= group < len(groups):
