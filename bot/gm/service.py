@@ -106,20 +106,17 @@ class GameMaster:
         return live
 
     # Once a match starts, the store's ``options`` column holds the game's effective
-    # options only (what a replay needs), so the table's own settings (deadlines)
-    # are kept with the match's other Discord bookkeeping, as ``timer:<timing>`` rows
-    # of its message table (the seconds in the message id column).
-    TIMER_ROLE = "timer:"
-
+    # options only (what a replay needs); the table's own settings (deadlines) are the
+    # match's ``settings`` in the store, which ``start_match`` keeps.
     async def _save_timers(self, mid: int, timers: dict[str, int]) -> None:
-        for timing, seconds in timers.items():
-            await self.store.set_message(mid, self.TIMER_ROLE + timing, 0, int(seconds))
+        settings = await self.store.match_settings(mid)
+        settings[tm.SETTINGS_KEY] = {k: int(v) for k, v in timers.items()}
+        await self.store.set_match_settings(mid, settings)
 
     async def _load_timers(self, mid: int) -> dict[str, int]:
+        saved = (await self.store.match_settings(mid)).get(tm.SETTINGS_KEY) or {}
         out = dict(tm.DEFAULTS)
-        for role, (_, seconds) in (await self.store.messages(mid)).items():
-            if role.startswith(self.TIMER_ROLE) and role[len(self.TIMER_ROLE) :] in out:
-                out[role[len(self.TIMER_ROLE) :]] = seconds
+        out.update({k: int(v) for k, v in saved.items() if k in out})
         return out
 
     @staticmethod

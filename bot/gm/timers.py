@@ -11,6 +11,9 @@ from typing import Any
 
 DEFAULTS: dict[str, int] = {"pick": 300, "turn": 300, "action": 60, "reaction": 30}
 TIMERS_KEY = "_timers"
+"""Where the lobby keeps the chosen deadlines among its options."""
+SETTINGS_KEY = "timers"
+"""Where a started match keeps them in its store settings."""
 
 PICK_CHOICES = (60, 120, 300, 900, 3600, 86400)
 ACTION_CHOICES = (30, 60, 120, 300)

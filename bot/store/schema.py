@@ -143,6 +143,30 @@ MIGRATIONS: tuple[Migration, ...] = (
             """,
         ),
     ),
+    Migration(
+        4,
+        "per-match table settings (decision deadlines) kept apart from the game options",
+        (
+            "ALTER TABLE matches ADD COLUMN settings TEXT NOT NULL DEFAULT '{}'",
+            # Bots before version 4 kept the deadlines as ``timer:<timing>`` rows of
+            # the messages table (seconds in message_id): move them over.
+            """
+            UPDATE matches SET settings = json_object(
+                'timers',
+                (
+                    SELECT json_group_object(substr(role, 7), message_id)
+                    FROM messages
+                    WHERE messages.match_id = matches.id AND role LIKE 'timer:%'
+                )
+            )
+            WHERE EXISTS (
+                SELECT 1 FROM messages
+                WHERE messages.match_id = matches.id AND role LIKE 'timer:%'
+            )
+            """,
+            "DELETE FROM messages WHERE role LIKE 'timer:%'",
+        ),
+    ),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version

@@ -496,6 +496,31 @@ class Store:
             f"{where} ORDER BY updated_at DESC, id DESC LIMIT ?", (*params, limit)
         )
 
+    # --- per-match settings --------------------------------------------------------
+    async def set_match_settings(self, match_id: int, settings: dict[str, Any]) -> None:
+        """Replace the table settings of a match (deadlines...), which are not game options.
+
+        ``start_match`` replaces ``options`` by the game's effective options (what a
+        replay needs); these settings live in their own column and are kept.
+        """
+        async with self._write() as db:
+            cur = await db.execute(
+                "UPDATE matches SET settings = ?, updated_at = ? WHERE id = ?",
+                (_dumps(settings), self._clock(), match_id),
+            )
+            if cur.rowcount == 0:
+                raise KeyError(f"no match {match_id}")
+
+    async def match_settings(self, match_id: int) -> dict[str, Any]:
+        """The table settings of a match; ``{}`` when none were set (or no such match)."""
+        async with self._read() as db:
+            async with db.execute("SELECT settings FROM matches WHERE id = ?", (match_id,)) as cur:
+                row = await cur.fetchone()
+        if row is None or not row["settings"]:
+            return {}
+        value = json.loads(row["settings"])
+        return value if isinstance(value, dict) else {}
+
     # --- messages --------------------------------------------------------------------
     async def set_message(self, match_id: int, role: str, channel_id: int, message_id: int) -> None:
         """Remember (or replace) the Discord message playing ``role`` for a match."""

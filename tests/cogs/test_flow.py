@@ -345,6 +345,13 @@ async def test_lobby_menus_mode_timers_and_server_language(driver: Driver) -> No
     await d.press(ann, d.fake.message(lobby.id), "Lancer")
     deadlines = await d.bot.store.deadlines(1)
     assert deadlines and all(x.due_at == d.clock.now() + 120 for x in deadlines)
+    # The chosen deadlines are the match's settings, not rows of its message table.
+    settings = await d.bot.store.match_settings(1)
+    assert settings["timers"] == {"pick": 120, "turn": 120, "action": 30, "reaction": 30}
+    assert not [r for r in await d.bot.store.messages(1) if r.startswith("timer")]
+    await d.restart()
+    live = await d.live(1)
+    assert live.timers == {"pick": 120, "turn": 120, "action": 30, "reaction": 30}
 
 
 async def test_lobby_buttons_work_after_a_restart(driver: Driver) -> None:
