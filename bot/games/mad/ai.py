@@ -17,6 +17,7 @@ import time
 from dataclasses import dataclass
 
 from bot.games.mad.core import (
+    BLUE,
     EXILE,
     KINDS,
     Board,
@@ -27,8 +28,11 @@ from bot.games.mad.core import (
     occupancy,
     turns,
 )
+from bot.games.mad.state import TIEBREAK_TURNS
 
 WIN = 1_000_000
+HALF = 4_000
+"""A tie-break half victory: worth more than any material edge, less than a win."""
 VALUE = {
     "111": 0,
     "112": 320,
@@ -172,15 +176,21 @@ class Searcher:
         ply: int,
         turn_no: int,
         positioning: bool,
+        tb: tuple[int, int | None] = (0, None),
     ) -> int:
+        """``tb`` = (turns without a change in the ship count, last expeller) for the tie-break."""
         loser = corvette_exiled(pos)
         if loser is not None:
             return (WIN - ply) if loser != side else -(WIN - ply)
+        streak, last_exp = tb
+        if streak >= TIEBREAK_TURNS:
+            return HALF if (BLUE if last_exp is None else last_exp) == side else -HALF
         pos_turn = positioning and turn_no < 2
         if depth <= 0 and not pos_turn:
             return self.quiesce(pos, side, alpha, beta, 4)
         self._tick()
-        key = (pos, side, pos_turn)
+        # The tie-break state only matters when the 40th turn is within the horizon.
+        key = (pos, side, pos_turn, tb if TIEBREAK_TURNS - streak <= depth else None)
         entry = self.tt.get(key)
         first = None
         if entry is not None:
@@ -199,9 +209,11 @@ class Searcher:
         a0 = alpha
         best = -2 * WIN
         best_pos = None
+        exiled = pos.count(EXILE)
         for _, p in kids:
+            child_tb = (0, side) if p.count(EXILE) != exiled else (streak + 1, last_exp)
             s = -self.negamax(
-                p, 1 - side, depth - 1, -beta, -alpha, ply + 1, turn_no + 1, positioning
+                p, 1 - side, depth - 1, -beta, -alpha, ply + 1, turn_no + 1, positioning, child_tb
             )
             if s > best:
                 best, best_pos = s, p
@@ -221,15 +233,18 @@ class Searcher:
         turn_no: int,
         positioning: bool,
         first: Position | None,
+        tb: tuple[int, int | None] = (0, None),
     ) -> list[tuple[int, Turn, Position]]:
         """Scores of every root turn at ``depth`` (exact for the best, bounds for others)."""
         pos_turn = positioning and turn_no < 2
         kids = self.ordered(self.children(pos, side, pos_turn), side, first)
         out = []
         alpha = -2 * WIN
+        exiled = pos.count(EXILE)
         for t, p in kids:
+            child_tb = (0, side) if p.count(EXILE) != exiled else (tb[0] + 1, tb[1])
             s = -self.negamax(
-                p, 1 - side, depth - 1, -2 * WIN, -alpha + 1, 1, turn_no + 1, positioning
+                p, 1 - side, depth - 1, -2 * WIN, -alpha + 1, 1, turn_no + 1, positioning, child_tb
             )
             out.append((s, t, p))
             alpha = max(alpha, s)
@@ -246,10 +261,14 @@ def search(
     node_budget: int | None = None,
     max_depth: int = 30,
     rnd: random.Random | None = None,
+    streak: int = 0,
+    last_expeller: int | None = None,
 ) -> SearchResult:
     """Iterative deepening: the best turn of the last finished depth (or a better one found since).
 
     Ties between equally scored turns are broken with ``rnd`` when given.
+    ``streak``/``last_expeller`` let the search see the 40-turn tie-break coming
+    (a half victory scores ``HALF``).
     """
     t0 = time.perf_counter()
     s = Searcher(b, node_budget, time_budget)
@@ -258,7 +277,7 @@ def search(
     first: Position | None = None
     for depth in range(1, max_depth + 1):
         try:
-            scored = s.root(pos, side, depth, turn_no, positioning, first)
+            scored = s.root(pos, side, depth, turn_no, positioning, first, (streak, last_expeller))
         except _Stop:
             break
         best = scored
@@ -288,8 +307,13 @@ def choose(
     positioning: bool,
     level: str,
     rnd: random.Random,
+    streak: int = 0,
+    last_expeller: int | None = None,
 ) -> Turn:
-    """The turn the AI of ``level`` plays (deterministic for a given ``rnd``)."""
+    """The turn the AI of ``level`` plays (deterministic for a given ``rnd``).
+
+    Only ``hard`` looks at the tie-break counter (``streak``, ``last_expeller``).
+    """
     if level == "easy":
         pos_turn = positioning and turn_no < 2
         opts = []
@@ -315,7 +339,16 @@ def choose(
         )
     else:
         res = search(
-            b, pos, side, turn_no, positioning, time_budget=None, node_budget=HARD_NODES, rnd=rnd
+            b,
+            pos,
+            side,
+            turn_no,
+            positioning,
+            time_budget=None,
+            node_budget=HARD_NODES,
+            rnd=rnd,
+            streak=streak,
+            last_expeller=last_expeller,
         )
     assert res.turn is not None
     return res.turn

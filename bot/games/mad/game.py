@@ -585,7 +585,17 @@ class MadGame(Game[MadState]):
         lvl = level if level in ai.LEVELS else state.ai_level
         b = state.geometry()
         pos = state.position()
-        t = ai.choose(b, pos, state.to_move, state.turn, state.positioning, lvl, rnd)
+        t = ai.choose(
+            b,
+            pos,
+            state.to_move,
+            state.turn,
+            state.positioning,
+            lvl,
+            rnd,
+            streak=state.streak,
+            last_expeller=state.last_expeller,
+        )
         oid = turn_text(b, pos, t)
         if decision.option(oid) is None:  # pragma: no cover - a generator bug, not a player's
             raise RuntimeError(f"AI chose an illegal turn {oid}")

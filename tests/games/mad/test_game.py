@@ -17,6 +17,7 @@ from bot.games.mad import ai
 from bot.games.mad.core import BLUE, EXILE, RED, board, corvette_exiled, successors
 from bot.games.mad.game import DRAW, GAME
 from bot.games.mad.notation import key
+from bot.games.mad.state import TIEBREAK_TURNS
 from tests.games.mad.helpers import decision, ids, play, state
 
 AI_SEATS = [
@@ -263,6 +264,15 @@ def test_hard_search_depth_and_time_budget() -> None:
     assert timed.turn is not None and timed.seconds < 1.0
 
 
+def test_hard_ai_sees_the_40_turn_tiebreak_coming() -> None:
+    """Red would lose the tie-break on this 40th turn: hard gives a destroyer for a frigate to avoid it."""
+    spec = "R111@a1 B111@d6 R221@b3 B121@b4 B222@b5 R222@c1 R122@a2 R212@b1 B112@c6"
+    st = state("6x4", spec, streak=TIEBREAK_TURNS - 1, last_expeller=BLUE)
+    assert GAME.ai_choose(st, decision(st), random.Random(0), "hard") == "b3xb4"
+    calm = state("6x4", spec, streak=0, last_expeller=BLUE)
+    assert GAME.ai_choose(calm, decision(calm), random.Random(0), "hard") != "b3xb4"
+
+
 def test_ai_tiebreak_answer_accepts_only_a_win() -> None:
     st = state("6x4", "R111@a1 B111@d6 R211@b3")  # no expulsion yet: blue would win
     play(st, DRAW)
@@ -331,9 +341,9 @@ def test_seat_level_overrides_the_host_option() -> None:
     calls: list[str | None] = []
     real = ai.choose
 
-    def spy(*args: object) -> object:
+    def spy(*args: object, **kwargs: object) -> object:
         calls.append(args[5])  # type: ignore[arg-type]
-        return real(*args)  # type: ignore[arg-type]
+        return real(*args, **kwargs)  # type: ignore[arg-type]
 
     ai.choose = spy  # type: ignore[assignment]
     try:
