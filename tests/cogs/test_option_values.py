@@ -24,9 +24,9 @@ async def test_french_player_sees_mad_arena_card_values_in_french(driver: Driver
         await d.press(u, d.fake.message(lobby.id), "Join")
     await d.press(ann, d.fake.message(lobby.id), "Start")
     live = await d.live(1)
-    pick = next(x for x in live.match.pending() if live.match.seats[x.seat].user_id == d.uid(ann))
-    assert any(o.stats for o in pick.options)
-    fi = await d.press(ann, d.round_message(), "Make your choice", locale="fr")
+    pick = next(x for x in live.match.pending() if any("move" in o.stats for o in x.options))
+    player = d.user_by_id(live.match.seats[pick.seat].user_id)
+    fi = await d.press(player, d.round_message(), "Make your choice", locale="fr")
     prompt = d.prompt_for(d.replies(fi), pick)
     # The legend names the symbols in French; no English stat identifier is shown.
     assert "⚡ initiative" in prompt.content and "👣 déplacement" in prompt.content
