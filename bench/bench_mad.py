@@ -96,12 +96,14 @@ def main(argv: list[str]) -> int:
         weak_score = sum(r[1] for r in results)
         wins = sum(1 for r in results if r[0] == 1.0)
         halves = sum(1 for r in results if r[0] == 0.5)
-        losses = sum(1 for r in results if r[0] == 0.0)
+        lost = sum(1 for r in results if r[1] == 1.0)
+        half_lost = sum(1 for r in results if r[1] == 0.5)
         turns = sum(r[2] for r in results) / len(results)
         print(
             f"hard ({args.hard_nodes} nodes) vs {weak}: {len(results)} games, colours alternated: "
             f"hard {strong:g} - {weak_score:g} {weak}  "
-            f"(hard: {wins} wins, {halves} half wins, {losses} losses; {turns:.0f} turns/game; "
+            f"(hard: {wins} wins, {halves} half wins; {weak}: {lost} wins, {half_lost} half wins; "
+            f"{turns:.0f} turns/game; "
             f"{time.perf_counter() - t0:.0f} s)",
             flush=True,
         )
