@@ -51,8 +51,6 @@ class Live:
     deadlines: dict[str, float] = field(default_factory=dict)
     batch: list[AnyEvent] = field(default_factory=list)
     """Events since the last public step post."""
-    private: list[AnyEvent] = field(default_factory=list)
-    """Private events (``visible_to`` set) not yet handed to their seats."""
     batch_round: int | None = None
     """The round the first event of ``batch`` happened in (the step's title)."""
     board_fresh: bool = False
@@ -435,21 +433,22 @@ class GameMaster:
         events = match.apply(choice, expected_version=expected)
         if not live.batch:
             live.batch_round = label
+        # Private events for human seats are stored with the decision, undelivered,
+        # so a restart before the player looks does not lose them.
+        notices = [
+            (s, e.text)
+            for e in events
+            for s in sorted(set(e.visible_to or []))
+            if s < len(match.seats) and not match.seats[s].ai
+        ]
         try:
-            await self.store.commit_decision(live.mid, choice, match, by_ai=by_ai)
+            await self.store.commit_decision(live.mid, choice, match, by_ai=by_ai, notices=notices)
         except StoreConflict:
             # Someone else's write won: reload the truth and call this one stale.
             live.match = await self.store.load_match(live.mid)
             self._rebuild_round(live)
             raise StaleDecision(t_text("err.stale")) from None
         live.batch.extend(events)
-        live.private.extend(
-            e
-            for e in events
-            if e.visible_to is not None
-            and any(s < len(match.seats) and not match.seats[s].ai for s in e.visible_to)
-        )
-        del live.private[:-50]
         if choice.key in live.deadlines:
             live.deadlines.pop(choice.key, None)
             await self.store.clear_deadline(live.mid, choice.key)
@@ -703,9 +702,9 @@ class GameMaster:
         """The clicking user's private prompts for everything awaited from them."""
         async with self.lock(mid):
             live = await self._get(mid)
-            return self._hand(live, actor)
+            return await self._hand(live, actor)
 
-    def _hand(self, live: Live | None, actor: Actor, intro: str | None = None) -> Reply:
+    async def _hand(self, live: Live | None, actor: Actor, intro: str | None = None) -> Reply:
         lang = actor.lang
         if live is None:
             return Reply.say(t(lang, "err.no_match"))
@@ -719,6 +718,10 @@ class GameMaster:
             return Reply.say(t(lang, "err.autopilot"))
         mine = self._mine(live, actor.user_id)
         out: list[Msg] = [Msg(content=intro)] if intro else []
+        # Private notices not shown yet (from before a restart, or an AI move for this seat).
+        secrets = await self._take_private(live, actor.user_id, lang)
+        if secrets:
+            out.append(Msg(content=clip("\n".join(secrets), CONTENT_MAX)))
         if not mine:
             out.append(Msg(content=t(lang, "err.nothing_awaited")))
         out += [self._prompt(live, d, lang) for d in mine]
@@ -752,7 +755,7 @@ class GameMaster:
             d = self._find(live, tag)
             match = live.match
             if d is None or (ver < match.version and match.pending_since.get(d.key, 0) > ver):
-                return self._stale(live, actor)
+                return await self._stale(live, actor)
             if match.seats[d.seat].user_id != actor.user_id:
                 return Reply.say(t(lang, "err.not_your_seat"))
             if action == "back":
@@ -769,9 +772,9 @@ class GameMaster:
             elif action == "pick":
                 index = _int(rest)
             else:
-                return self._stale(live, actor)
+                return await self._stale(live, actor)
             if not 0 <= index < len(d.options):
-                return self._stale(live, actor)
+                return await self._stale(live, actor)
             return await self._decide(live, d, d.options[index].id, ver, actor)
 
     async def _decide(
@@ -784,7 +787,7 @@ class GameMaster:
         try:
             await self._commit(live, choice, ver, by_ai=False)
         except StaleDecision:
-            return self._stale(live, actor)
+            return await self._stale(live, actor)
         except IllegalDecision as exc:
             return Reply.say(exc.reason.get(lang))
         opt = d.option(option_id)
@@ -794,7 +797,7 @@ class GameMaster:
         )
         before = match.version
         await self._advance(live)
-        secrets = self._take_private(live, actor.user_id, lang)
+        secrets = await self._take_private(live, actor.user_id, lang)
         if secrets:
             done.content = clip(f"{done.content}\n" + "\n".join(secrets), CONTENT_MAX)
         if live.match is None or match.over:
@@ -806,30 +809,43 @@ class GameMaster:
         ]
         return Reply(update=done, private=[self._prompt(live, x, lang) for x in follow])
 
-    def _take_private(self, live: Live, user_id: int, lang: str) -> list[str]:
-        """Texts of the private events meant for this user's seats; they are handed over once."""
-        seats = set(self._seats_of(live, user_id))
-        mine = [e for e in live.private if seats & set(e.visible_to or [])]
-        live.private = [e for e in live.private if not any(e is m for m in mine)]
-        return [e.text.get(lang) for e in mine]
+    async def _take_private(self, live: Live, user_id: int, lang: str) -> list[str]:
+        """Texts of the stored private notices for this user's seats; handed over once.
+
+        A notice addressed to several of the user's seats (team mode) is shown once.
+        """
+        seats = self._seats_of(live, user_id)
+        if not seats:
+            return []
+        mine = await self.store.notices(live.mid, seats)
+        if not mine:
+            return []
+        await self.store.mark_notices_delivered(n.id for n in mine)
+        texts: list[str] = []
+        seen: set[tuple[int, str]] = set()
+        for n in mine:
+            text = n.text.get(lang)
+            if (n.version, text) not in seen:
+                seen.add((n.version, text))
+                texts.append(text)
+        return texts
 
     async def _deliver_private(self, live: Live) -> None:
-        """Private events nobody collected by clicking (an AI move for an absent seat): by DM."""
+        """Private notices nobody collected by clicking (an AI move for an absent seat): by DM."""
         match = live.match
-        if match is None or not live.private:
+        if match is None:
             return
         for uid in {s.user_id for s in match.seats if s.user_id is not None}:
             prefs = await self.store.user_prefs(uid)
             if not prefs.dm or prefs.dm_closed:
                 continue
             lang = lang_of(prefs.locale) if prefs.locale else live.lang
-            texts = self._take_private(live, uid, lang)
+            texts = await self._take_private(live, uid, lang)
             if texts:
                 await self.publisher.dm(uid, Msg(content=clip("\n".join(texts), CONTENT_MAX)))
-        live.private = live.private[-50:]
 
-    def _stale(self, live: Live, actor: Actor) -> Reply:
-        reply = self._hand(live, actor, intro=t(actor.lang, "err.stale"))
+    async def _stale(self, live: Live, actor: Actor) -> Reply:
+        reply = await self._hand(live, actor, intro=t(actor.lang, "err.stale"))
         reply.strip = True
         return reply
 
@@ -941,7 +957,7 @@ class GameMaster:
             await self._advance(live)
             if on or live.match is None:
                 return Reply.say(t(lang, key))
-            return self._hand(live, actor, intro=t(lang, key))
+            return await self._hand(live, actor, intro=t(lang, key))
 
     async def rules(self, game_id: str | None, channel_id: int, actor: Actor) -> Reply:
         lang = actor.lang

@@ -6,7 +6,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from bot.engine import SeatSpec
+from bot.engine import SeatSpec, Text
 
 Status = Literal["lobby", "live", "finished", "abandoned", "cancelled"]
 STATUSES: tuple[str, ...] = ("lobby", "live", "finished", "abandoned", "cancelled")
@@ -60,6 +60,18 @@ class Deadline(BaseModel):
     due_at: float
     remind_at: float
     reminded: bool
+
+
+class Notice(BaseModel):
+    """A private event for one seat (its hand, its secret pick...), kept until shown."""
+
+    id: int
+    match_id: int
+    seat: int
+    version: int
+    """The match version whose decision produced it."""
+    text: Text
+    delivered: bool
 
 
 class GuildSettings(BaseModel):

@@ -167,6 +167,25 @@ MIGRATIONS: tuple[Migration, ...] = (
             "DELETE FROM messages WHERE role LIKE 'timer:%'",
         ),
     ),
+    Migration(
+        5,
+        "private notices not yet shown to their player survive a restart",
+        (
+            """
+            CREATE TABLE notices (
+                id         INTEGER PRIMARY KEY AUTOINCREMENT,
+                match_id   INTEGER NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+                seat       INTEGER NOT NULL CHECK (seat >= 0),
+                version    INTEGER NOT NULL,
+                text_fr    TEXT    NOT NULL,
+                text_en    TEXT    NOT NULL,
+                delivered  INTEGER NOT NULL DEFAULT 0 CHECK (delivered IN (0, 1)),
+                created_at REAL    NOT NULL
+            )
+            """,
+            "CREATE INDEX notices_pending ON notices (match_id, seat) WHERE delivered = 0",
+        ),
+    ),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version

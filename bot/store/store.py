@@ -28,7 +28,7 @@ from typing import Any, Literal
 
 import aiosqlite
 
-from bot.engine import Choice, Match, SeatSpec
+from bot.engine import Choice, Match, SeatSpec, Text
 from bot.store.records import (
     ACTIVE_STATUSES,
     STATUSES,
@@ -36,6 +36,7 @@ from bot.store.records import (
     Deadline,
     GuildSettings,
     MatchRecord,
+    Notice,
     StoreConflict,
     UserPrefs,
 )
@@ -286,14 +287,23 @@ class Store:
             )
 
     async def commit_decision(
-        self, match_id: int, choice: Choice, match: Match, *, by_ai: bool = False
+        self,
+        match_id: int,
+        choice: Choice,
+        match: Match,
+        *,
+        by_ai: bool = False,
+        notices: Iterable[tuple[int, Text]] = (),
     ) -> None:
         """Log ``choice`` and store the snapshot it produced, in ONE transaction.
 
         ``match`` has already applied ``choice`` (so ``match.version`` is its
         sequence number). Raises :class:`StoreConflict`, writing nothing, if
         the stored version is not ``match.version - 1`` or the match is not live.
+        ``notices`` (seat, text): the private events this decision produced for
+        human seats, stored undelivered in the same transaction.
         """
+        pending_notices = list(notices)
         if match.choices and match.choices[-1] != choice:
             raise ValueError("commit_decision: choice is not the match's last applied choice")
         snapshot = _dumps(match.snapshot())  # serialise before taking the write lock
@@ -335,6 +345,7 @@ class Store:
             )
             if over:
                 await db.execute("DELETE FROM deadlines WHERE match_id = ?", (match_id,))
+            await self._insert_notices(db, match_id, match.version, pending_notices, now)
 
     async def _raise_commit_conflict(
         self, db: aiosqlite.Connection, match_id: int, version: int
@@ -520,6 +531,71 @@ class Store:
             return {}
         value = json.loads(row["settings"])
         return value if isinstance(value, dict) else {}
+
+    # --- private notices -----------------------------------------------------------
+    async def add_notices(
+        self, match_id: int, version: int, notices: Iterable[tuple[int, Text]]
+    ) -> None:
+        """Store private texts (seat, text) for seats that have not seen them yet."""
+        rows = list(notices)
+        if not rows:
+            return
+        async with self._write() as db:
+            await self._insert_notices(db, match_id, version, rows, self._clock())
+
+    async def notices(
+        self, match_id: int, seats: Iterable[int] | None = None, *, undelivered: bool = True
+    ) -> list[Notice]:
+        """The notices of a match (for ``seats`` only, if given), oldest first."""
+        sql = "SELECT * FROM notices WHERE match_id = ?"
+        params: list[Any] = [match_id]
+        if undelivered:
+            sql += " AND delivered = 0"
+        if seats is not None:
+            wanted = sorted(set(seats))
+            if not wanted:
+                return []
+            sql += f" AND seat IN ({', '.join('?' for _ in wanted)})"
+            params += wanted
+        async with self._read() as db:
+            async with db.execute(sql + " ORDER BY id", params) as cur:
+                rows = await cur.fetchall()
+        return [
+            Notice(
+                id=r["id"],
+                match_id=r["match_id"],
+                seat=r["seat"],
+                version=r["version"],
+                text=Text(fr=r["text_fr"], en=r["text_en"]),
+                delivered=bool(r["delivered"]),
+            )
+            for r in rows
+        ]
+
+    async def mark_notices_delivered(self, ids: Iterable[int]) -> None:
+        wanted = sorted(set(ids))
+        if not wanted:
+            return
+        async with self._write() as db:
+            await db.execute(
+                f"UPDATE notices SET delivered = 1 WHERE id IN ({', '.join('?' for _ in wanted)})",
+                wanted,
+            )
+
+    @staticmethod
+    async def _insert_notices(
+        db: aiosqlite.Connection,
+        match_id: int,
+        version: int,
+        notices: list[tuple[int, Text]],
+        now: float,
+    ) -> None:
+        if notices:
+            await db.executemany(
+                "INSERT INTO notices (match_id, seat, version, text_fr, text_en, created_at) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                [(match_id, seat, version, text.fr, text.en, now) for seat, text in notices],
+            )
 
     # --- messages --------------------------------------------------------------------
     async def set_message(self, match_id: int, role: str, channel_id: int, message_id: int) -> None:
