@@ -44,6 +44,19 @@ class DiscordPublisher:
             log.warning("edit of %s failed: %s %s", message_id, exc.status, exc.code)
         return True
 
+    async def retire(self, channel_id: int, message_id: int) -> bool:
+        partial = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
+        try:
+            await partial.edit(view=None)  # sends only ``components: []``
+        except discord.NotFound:
+            log.info("superseded message %s in %s is already gone", message_id, channel_id)
+            return False
+        except discord.HTTPException as exc:
+            # 429 after discord.py's own retries, 5xx...: the old buttons stay, harmless.
+            log.warning("could not retire %s: %s %s", message_id, exc.status, exc.code)
+            return False
+        return True
+
     async def dm(self, user_id: int, msg: Msg) -> DmResult:
         try:
             data = await self.bot.http.start_private_message(user_id)

@@ -26,6 +26,14 @@ class Publisher(Protocol):
 
     async def dm(self, user_id: int, msg: Msg) -> DmResult: ...
 
+    async def retire(self, channel_id: int, message_id: int) -> bool:
+        """Remove the buttons of a superseded message, keeping its text and image.
+
+        False when that failed (message gone, rate limited): nothing to retry, the
+        message's buttons answer "out of date" anyway. Optional for a publisher.
+        """
+        ...
+
     async def create_thread(self, channel_id: int, name: str) -> int | None:
         """A public thread in ``channel_id``; None when the bot may not create one."""
         ...

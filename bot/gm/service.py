@@ -535,8 +535,11 @@ class GameMaster:
         answered = [v for k, v in live.round_keys.items() if k not in {d.key for d in humans}]
         msg = present.round_msg(live.mid, match, humans, answered, live.deadlines, live.lang)
         if new and not continued:
-            await self._post(live, msg, role="round")
+            previous = (await self.store.messages(live.mid)).get("round")
+            posted = await self._post(live, msg, role="round")
             live.board_fresh, live.board_who = True, who
+            if previous is not None and posted is not None and previous[1] != posted:
+                await self._retire(*previous)
         elif post or continued:
             await self._edit(live, "round", msg)
         if new:
@@ -671,6 +674,16 @@ class GameMaster:
         return Reply.say(t(actor.lang, "close.done", mid=live.mid))
 
     # --- posting helpers ---------------------------------------------------------------
+    async def _retire(self, channel_id: int, message_id: int) -> None:
+        """A new round board supersedes the old one: its "Make your choice" button goes."""
+        retire = getattr(self.publisher, "retire", None)
+        if retire is None:
+            return
+        try:
+            await retire(channel_id, message_id)
+        except Exception:
+            log.exception("retiring board %s failed", message_id)
+
     async def _post(self, live: Live, msg: Msg, role: str | None = None) -> int | None:
         mid = await self.publisher.send(live.target, msg)
         if mid is not None and role is not None:
