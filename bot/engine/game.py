@@ -47,7 +47,10 @@ class OptionSpec(BaseModel):
 
     id: str
     names: Text
-    type: Literal["bool", "int", "choice", "path"]
+    type: Literal["bool", "int", "choice", "path", "text"]
+    """``path``: a file on the bot's host; ``text``: inline content (an uploaded file's
+    text, kept in the options so a replay needs nothing else). Neither is offered in
+    lobby menus."""
     default: Any
     choices: list[tuple[str, Text]] = Field(default_factory=list)
     min: int | None = None

@@ -172,8 +172,67 @@ class CardSet(BaseModel):
         raise KeyError(cid)
 
 
-def load_cards(path: str | Path | None = None) -> CardSet:
-    """Load and validate a card file (TOML or JSON); a bad file is a polite refusal."""
+CARD_DATA_MAX = 64 * 1024
+"""Largest inline card file accepted (bytes of UTF-8): the seven fighters fit in a few KiB."""
+
+
+def validation_errors(exc: Exception, limit: int = 5) -> list[str]:
+    """The first errors of a bad card file, one short line each (``where: what``)."""
+    if isinstance(exc, ValidationError):
+        out = []
+        for err in exc.errors()[:limit]:
+            where = ".".join(str(x) for x in err.get("loc", ()))
+            msg = str(err.get("msg", "")).removeprefix("Value error, ")
+            out.append(f"{where}: {msg}" if where else msg)
+        return out
+    return [line for line in str(exc).splitlines() if line.strip()][:limit]
+
+
+def _refusal(name: str, exc: Exception) -> IllegalDecision:
+    detail = "; ".join(validation_errors(exc))[:600]
+    return IllegalDecision(
+        Text(
+            fr=f"Fichier de cartes invalide ({name}) : {detail}",
+            en=f"Invalid card file ({name}): {detail}",
+        )
+    )
+
+
+def parse_cards(
+    text: str,
+    *,
+    json_format: bool | None = None,
+    name: str = "card_data",
+    limit: int | None = CARD_DATA_MAX,
+) -> CardSet:
+    """Validate card data given inline (TOML or JSON) with the same models and book constraints.
+
+    ``json_format=None`` guesses: a document starting with ``{`` is JSON, else TOML.
+    """
+    if limit is not None and len(text.encode("utf-8")) > limit:
+        raise IllegalDecision(
+            Text(
+                fr=f"Fichier de cartes trop gros ({name}) : {CARD_DATA_MAX // 1024} Kio au plus.",
+                en=f"Card file too large ({name}): {CARD_DATA_MAX // 1024} KiB at most.",
+            )
+        )
+    if json_format is None:
+        json_format = text.lstrip().startswith("{")
+    try:
+        data = json.loads(text) if json_format else tomllib.loads(text)
+        return CardSet.model_validate(data)
+    except (ValueError, ValidationError) as exc:
+        raise _refusal(name, exc) from None
+
+
+def load_cards(path: str | Path | None = None, data: str | None = None) -> CardSet:
+    """Load and validate card data; a bad file is a polite refusal.
+
+    ``data`` (option ``card_data``: an uploaded file's text) wins over ``path``
+    (option ``cards``: a file on the bot's host); neither means the project's file.
+    """
+    if data:
+        return parse_cards(data)
     p = Path(path) if path else DEFAULT_CARDS
     try:
         raw = p.read_bytes()
@@ -185,16 +244,7 @@ def load_cards(path: str | Path | None = None) -> CardSet:
             )
         ) from None
     try:
-        data = (
-            json.loads(raw) if p.suffix.lower() == ".json" else tomllib.loads(raw.decode("utf-8"))
-        )
-        return CardSet.model_validate(data)
-    except (ValueError, ValidationError, UnicodeDecodeError) as exc:
-        first = str(exc).splitlines()
-        detail = " ".join(first[:3])[:300]
-        raise IllegalDecision(
-            Text(
-                fr=f"Fichier de cartes invalide ({p.name}) : {detail}",
-                en=f"Invalid card file ({p.name}): {detail}",
-            )
-        ) from None
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise _refusal(p.name, exc) from None
+    return parse_cards(text, json_format=p.suffix.lower() == ".json", name=p.name, limit=None)

@@ -65,6 +65,16 @@ class MadArena(Game[MAState]):
                 ),
             ),
             OptionSpec(
+                id="card_data",
+                names=Text(fr="Cartes envoyées", en="Uploaded cards"),
+                type="text",
+                default=None,
+                help=Text(
+                    fr="Le contenu d'un fichier de cartes (TOML ou JSON, 64 Kio au plus), validé comme l'option « cards » ; il l'emporte sur elle.",
+                    en="The content of a card file (TOML or JSON, 64 KiB at most), validated like option 'cards', which it overrides.",
+                ),
+            ),
+            OptionSpec(
                 id="dragon_gong",
                 names=Text(fr="Couleur du gong au round 1", en="Gong colour in round 1"),
                 type="choice",

@@ -45,7 +45,7 @@ LAST_ROUND = 12
 # --- setup ---------------------------------------------------------------------------------
 def setup_state(seats: list[SeatSpec], mode: str, options: dict[str, Any], ctx: Ctx) -> MAState:
     """§1 Préparation: deal fighters, build the ring in seating order, full HP and hands."""
-    cards = load_cards(options.get("cards"))
+    cards = load_cards(options.get("cards"), options.get("card_data"))
     per_seat, team_lists = deal(mode, len(seats), ctx.rng)
     team_of = {fid: i for i, t in enumerate(team_lists) for fid in t}
     zones = [fid for fs in per_seat for fid in fs if fid != DRAGON]

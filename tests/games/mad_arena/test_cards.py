@@ -11,7 +11,7 @@ import pytest
 import bot.games.mad_arena  # noqa: F401
 from bot.engine import IllegalDecision, Match, SeatSpec
 from bot.engine.registry import get_game
-from bot.games.mad_arena.cards import DEFAULT_CARDS, FIGHTERS, load_cards
+from bot.games.mad_arena.cards import CARD_DATA_MAX, DEFAULT_CARDS, FIGHTERS, load_cards
 
 SEATS4 = [SeatSpec(name=f"P{i}") for i in range(4)]
 
@@ -103,3 +103,66 @@ def test_dice_printed_in_the_book_cannot_be_changed_by_a_card_file(
     with pytest.raises(IllegalDecision) as e:
         load_cards(p)
     assert "rule book" in e.value.reason.en
+
+
+# --- option ``card_data``: the card file's content itself (uploaded from Discord) ------------
+def test_inline_card_data_loads_as_toml_or_json_and_replays_on_its_own() -> None:
+    toml_text = DEFAULT_CARDS.read_text(encoding="utf-8").replace(
+        "ranged = 1, defence = 5 }", "ranged = 1, defence = 6 }", 1
+    )
+    raw = _raw()
+    raw["fighters"][0]["cards"][0]["defence"] = 6
+    for text in (toml_text, json.dumps(raw)):
+        m = Match.create(
+            "mad-arena", SEATS4, seed=1, mode="ultimate-warrior", options={"card_data": text}
+        )
+        assert m.state.card("agaric-1").defence == 6
+        assert m.options["card_data"] == text, "the content travels with the match"
+        again = Match.replay("mad-arena", SEATS4, 1, "ultimate-warrior", m.options, [])
+        assert again.snapshot() == m.snapshot()
+
+
+def test_card_data_wins_over_the_cards_path() -> None:
+    raw = _raw()
+    raw["fighters"][0]["cards"][0]["defence"] = 6
+    cs = load_cards("/nonexistent/cards.toml", data=json.dumps(raw))
+    assert cs.card("agaric-1").defence == 6
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("fighters = [", "Invalid card file"),
+        ("{not json", "Invalid card file"),
+        ('{"fighters": []}', "seven fighters"),
+    ],
+)
+def test_malformed_card_data_is_refused_with_its_first_errors(text: str, expected: str) -> None:
+    with pytest.raises(IllegalDecision) as e:
+        Match.create(
+            "mad-arena", SEATS4, seed=1, mode="ultimate-warrior", options={"card_data": text}
+        )
+    assert expected in e.value.reason.en and "invalide" in e.value.reason.fr
+
+
+def test_card_data_errors_name_where_and_what_and_book_constraints_hold() -> None:
+    raw = _raw()
+    raw["fighters"][0]["cards"][0]["move"] = "far"
+    raw["fighters"][0]["cards"][1]["defence"] = 1
+    raw["fighters"][6]["cards"][0]["ranged"] = 4  # the dragon's shot is 5 dice (book)
+    with pytest.raises(IllegalDecision) as e:
+        load_cards(data=json.dumps(raw))
+    reason = e.value.reason.en
+    assert "fighters.0.cards.0.move" in reason and "fighters.0.cards.1.defence" in reason
+    raw = _raw()
+    raw["fighters"][6]["cards"][0]["ranged"] = 4
+    with pytest.raises(IllegalDecision) as e:
+        load_cards(data=json.dumps(raw))
+    assert "rule book" in e.value.reason.en
+
+
+def test_card_data_over_64_kib_is_refused() -> None:
+    text = DEFAULT_CARDS.read_text(encoding="utf-8") + "\n#" + "x" * CARD_DATA_MAX
+    with pytest.raises(IllegalDecision) as e:
+        load_cards(data=text)
+    assert "64 KiB" in e.value.reason.en and "64 Kio" in e.value.reason.fr
