@@ -16,9 +16,10 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot.engine.registry import all_games, get_game
-from bot.gm import Actor, Reply
+from bot.gm import Actor, Reply, Upload
 from bot.gm.ids import LOBBY_ACTIONS, parse
 from bot.gm.present import ai_levels
+from bot.gm.service import UPLOAD_MAX
 from bot.i18n import lang_code, t
 from cogs.render import edit_kwargs, send_kwargs
 
@@ -93,6 +94,17 @@ async def _ac_level(
         for lid, fr, en in ai_levels(info)
         if current.lower() in lid
     ][:25]
+
+
+async def read_upload(attachment: discord.Attachment) -> Upload:
+    """Download an attached file unless it is over the limit (the game master refuses those)."""
+    data: bytes | None = None
+    if attachment.size <= UPLOAD_MAX:
+        try:
+            data = await attachment.read()
+        except (discord.HTTPException, discord.NotFound) as exc:
+            log.warning("could not download attachment %s: %s", attachment.id, exc)
+    return Upload(filename=attachment.filename, size=attachment.size, data=data)
 
 
 class Arena(commands.Cog):
@@ -193,12 +205,16 @@ class Arena(commands.Cog):
         description=L("Open a lobby for a new match in this channel", "start.desc"),
     )
     @app_commands.rename(
-        game=L("game", "game"), mode=L("mode", "mode"), ai_level=L("ai_level", "ai_level")
+        game=L("game", "game"),
+        mode=L("mode", "mode"),
+        ai_level=L("ai_level", "ai_level"),
+        cards=L("cards", "cards"),
     )
     @app_commands.describe(
         game=L("Which game", "game.desc"),
         mode=L("Which mode of the game", "mode.desc"),
         ai_level=L("Strength of the AI players", "ai_level.desc"),
+        cards=L("Your own card values: a TOML or JSON file, 64 KiB at most", "cards.desc"),
     )
     @app_commands.autocomplete(game=_ac_game, mode=_ac_mode, ai_level=_ac_level)
     async def start(
@@ -207,18 +223,29 @@ class Arena(commands.Cog):
         game: str,
         mode: str | None = None,
         ai_level: str | None = None,
+        cards: discord.Attachment | None = None,
     ) -> None:
-        await self._run(
-            interaction,
-            self.gm.open_lobby(
-                actor_of(interaction),
-                guild_id=interaction.guild_id or 0,
-                channel_id=interaction.channel_id or 0,
-                guild_locale=guild_lang(interaction),
-                game_id=game,
-                mode=mode,
-                ai_level=ai_level,
-            ),
+        await self._run(interaction, self._start(interaction, game, mode, ai_level, cards))
+
+    async def _start(
+        self,
+        interaction: discord.Interaction,
+        game: str,
+        mode: str | None,
+        ai_level: str | None,
+        cards: discord.Attachment | None,
+    ) -> Reply:
+        """Runs after the defer: downloading the card file may take longer than 3 s."""
+        upload = await read_upload(cards) if cards is not None else None
+        return await self.gm.open_lobby(
+            actor_of(interaction),
+            guild_id=interaction.guild_id or 0,
+            channel_id=interaction.channel_id or 0,
+            guild_locale=guild_lang(interaction),
+            game_id=game,
+            mode=mode,
+            ai_level=ai_level,
+            cards=upload,
         )
 
     @arena.command(

@@ -8,7 +8,17 @@ table lives here and can be tested without a network.
 """
 
 from bot.gm.clock import Clock, ManualClock, SystemClock
-from bot.gm.msg import Actor, Attachment, Button, Embed, Msg, Reply, Select, SelectOption
+from bot.gm.msg import (
+    Actor,
+    Attachment,
+    Button,
+    Embed,
+    Msg,
+    Reply,
+    Select,
+    SelectOption,
+    Upload,
+)
 from bot.gm.publisher import DmResult, Publisher
 from bot.gm.service import GameMaster
 
@@ -27,4 +37,5 @@ __all__ = [
     "Select",
     "SelectOption",
     "SystemClock",
+    "Upload",
 ]

@@ -108,6 +108,18 @@ class Reply:
 
 
 @dataclass
+class Upload:
+    """A file attached to a command (``/arena start cards:``), already downloaded.
+
+    ``data`` is None when it was not downloaded (too large, or the download failed).
+    """
+
+    filename: str
+    size: int
+    data: bytes | None
+
+
+@dataclass
 class Actor:
     """Who clicked or typed, in the language of their client."""
 

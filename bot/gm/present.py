@@ -20,6 +20,8 @@ COLOUR = 0xE0A030
 EMBED_CHUNK = 3900
 CONTENT_CHUNK = 1900
 AI_LEVEL_KEY = "_ai_level"
+CARDS_NAME_KEY = "_cards_name"
+"""The name of the card file uploaded with ``/arena start`` (shown in the lobby)."""
 LEVEL_OPTION_IDS = ("ai_level", "level", "ai")
 
 
@@ -122,10 +124,12 @@ def lobby_msg(
     lines = [seat_line(i, s, lang) for i, s in enumerate(seats)] or ["—"]
     opts = []
     for spec in info.options:
-        if spec.type == "path" or spec.id not in options:
+        if spec.type in ("path", "text") or spec.id not in options:
             continue
         value = _option_value_text(spec, options[spec.id], lang)
         opts.append(t(lang, "pair", name=spec.names.get(lang), value=value))
+    if options.get(CARDS_NAME_KEY):
+        opts.append(t(lang, "lobby.card_data", name=options[CARDS_NAME_KEY]))
     if options.get(AI_LEVEL_KEY) and not any(s.id in LEVEL_OPTION_IDS for s in info.options):
         opts.append(t(lang, "lobby.ai_level", level=options[AI_LEVEL_KEY]))
     tmr = tm.timers(options)

@@ -25,7 +25,7 @@ from bot.gm import present
 from bot.gm import timers as tm
 from bot.gm.clock import Clock, SystemClock
 from bot.gm.ids import key_tag
-from bot.gm.msg import CONTENT_MAX, Actor, Attachment, Embed, Msg, Reply, clip
+from bot.gm.msg import CONTENT_MAX, Actor, Attachment, Embed, Msg, Reply, Upload, clip
 from bot.gm.prompts import decision_msg
 from bot.gm.publisher import DmResult, Publisher
 from bot.i18n import t
@@ -37,6 +37,9 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 ACTIVE = ("lobby", "live")
+CARD_DATA = "card_data"
+"""The inline twin of a game's ``cards`` file option: the uploaded file's content."""
+UPLOAD_MAX = 64 * 1024
 MAX_AI_STEPS = 10_000
 
 
@@ -182,6 +185,7 @@ class GameMaster:
         game_id: str,
         mode: str | None,
         ai_level: str | None = None,
+        cards: Upload | None = None,
     ) -> Reply:
         # Two /arena start at once in one channel must not both find it free.
         async with self._channel_locks[channel_id]:
@@ -193,6 +197,7 @@ class GameMaster:
                 game_id=game_id,
                 mode=mode,
                 ai_level=ai_level,
+                cards=cards,
             )
 
     async def _open_lobby(
@@ -205,6 +210,7 @@ class GameMaster:
         game_id: str,
         mode: str | None,
         ai_level: str | None,
+        cards: Upload | None = None,
     ) -> Reply:
         lang = actor.lang
         try:
@@ -225,6 +231,10 @@ class GameMaster:
                     t(lang, "err.unknown_level", level=ai_level, levels=", ".join(levels) or "—")
                 )
             self._set_option(info, options, [], f"lv:{ai_level}")
+        if cards is not None:
+            refusal = await self._load_upload(info, mode_info.id, options, cards, lang)
+            if refusal is not None:
+                return refusal
         settings = await self.store.guild_settings(guild_id)
         locale = settings.locale or guild_locale or "en"
         mlang = lang_of(locale)
@@ -260,6 +270,49 @@ class GameMaster:
         await self._post(live, msg, role="lobby")
         where = f"<#{live.target}>"
         return Reply.say(t(lang, "lobby.opened", mid=mid, where=where) + note)
+
+    async def _load_upload(
+        self, info: Any, mode: str, options: dict[str, Any], upload: Upload, lang: str
+    ) -> Reply | None:
+        """Put an uploaded card file's CONTENT in the options (a replay needs nothing else).
+
+        Only for games with a ``cards`` file option and its inline twin ``card_data``.
+        The game itself validates it, by setting up a throwaway match with AI seats:
+        a bad file is refused, with the game's first errors, before any lobby exists.
+        """
+        ids = {spec.id for spec in info.options}
+        if not {"cards", CARD_DATA} <= ids:
+            return Reply.say(t(lang, "err.upload_unsupported", game=info.names.get(lang)))
+        if upload.size > UPLOAD_MAX or (upload.data is not None and len(upload.data) > UPLOAD_MAX):
+            return Reply.say(
+                t(
+                    lang,
+                    "err.upload_too_big",
+                    name=upload.filename,
+                    size=-(-upload.size // 1024),
+                    max=UPLOAD_MAX // 1024,
+                )
+            )
+        if upload.data is None:
+            return Reply.say(t(lang, "err.upload_unreadable", name=upload.filename))
+        try:
+            text = upload.data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            return Reply.say(
+                t(lang, "err.upload_invalid", name=upload.filename, errors=t(lang, "err.not_text"))
+            )
+        trial = {**present.game_options(options), CARD_DATA: text}
+        count = min(info.mode(mode).player_counts)
+        seats = [SeatSpec(name=f"AI {i + 1}", ai=True) for i in range(count)]
+        try:
+            await asyncio.to_thread(Match.create, info.id, seats, "upload-check", mode, trial)
+        except IllegalDecision as exc:
+            return Reply.say(
+                t(lang, "err.upload_invalid", name=upload.filename, errors=exc.reason.get(lang))
+            )
+        options[CARD_DATA] = text
+        options[present.CARDS_NAME_KEY] = upload.filename[:100]
+        return None
 
     async def lobby_action(
         self, mid: int, action: str, actor: Actor, value: str | None = None

@@ -123,11 +123,17 @@ class Driver:
         locale: str = "en-US",
         manager: bool = False,
         channel: Json | None = None,
+        attachments: dict[str, Json] | None = None,
         **options: Any,
     ) -> FakeInteraction:
+        """``attachments``: option name -> attachment JSON (sent in ``data.resolved``)."""
         cmd = self.fake.command("arena", self.guild_id)
         assert cmd is not None, "the /arena command was not synced"
         opts = [P.option(k, v) for k, v in options.items() if v is not None]
+        resolved = None
+        if attachments:
+            opts += [P.option(k, a["id"], type=P.ATTACHMENT) for k, a in attachments.items()]
+            resolved = {"attachments": {a["id"]: a for a in attachments.values()}}
         payload = P.application_command(
             self.member(user, manager=manager),
             "arena",
@@ -139,6 +145,7 @@ class Driver:
             command_guild_id=self.guild_id,
             locale=locale,
             guild_locale=self.guild_locale,
+            resolved=resolved,
         )
         return await self.dispatch(payload)
 
