@@ -65,3 +65,41 @@ def test_stat_words_fall_back_to_the_key_and_follow_the_language() -> None:
     assert fr.rows[0].options[0].description == "initiative gong · déplacement 2 · zzz 1"
     assert en.rows[0].options[0].description == "initiative gong · move 2 · zzz 1"
     assert "👣 déplacement" in fr.content and "👣 move" in en.content
+
+
+def test_every_stat_key_the_real_games_show_is_translated() -> None:
+    """Play each registered game's modes at random, collecting every ``Option.stats`` key."""
+    import random
+
+    from bot.engine import Choice, IllegalDecision, Match, SeatSpec
+    from bot.gm.prompts import STAT_SYMBOLS
+    from bot.i18n import CATALOGUES
+
+    seen: set[str] = set()
+    for info in all_games():
+        if info.id.startswith("test-"):
+            continue
+        for mode in info.modes:
+            n = mode.player_counts[0]
+            seats = [SeatSpec(name=f"P{i}", ai=True) for i in range(n)]
+            match = Match.create(info.id, seats, seed=7, mode=mode.id)
+            rnd = random.Random(7)
+            for _ in range(300):
+                if match.over:
+                    break
+                for d in match.pending():
+                    for o in d.options:
+                        seen.update(o.stats)
+                d = match.pending()[0]
+                for o in rnd.sample(d.options, len(d.options)):
+                    try:
+                        match.apply(Choice(seat=d.seat, key=d.key, option=o.id))
+                        break
+                    except IllegalDecision:
+                        continue
+                else:
+                    break
+    assert seen, "the games show values on their buttons"
+    for key in seen | set(STAT_SYMBOLS):
+        for lang in ("fr", "en"):
+            assert f"stat.{key}" in CATALOGUES[lang], (lang, key)
