@@ -18,8 +18,8 @@ from discord.ext import commands
 from bot.engine.registry import all_games, get_game
 from bot.gm import Actor, Reply, Upload
 from bot.gm.ids import LOBBY_ACTIONS, parse
+from bot.gm.lobby import UPLOAD_MAX
 from bot.gm.present import ai_levels
-from bot.gm.service import UPLOAD_MAX
 from bot.i18n import lang_code, t
 from cogs.render import edit_kwargs, send_kwargs
 

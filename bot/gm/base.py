@@ -1,0 +1,121 @@
+"""The game master's core: live matches in memory, one lock per match, reloading.
+
+The other parts of :class:`bot.gm.service.GameMaster` (lobby, play, posting,
+deadlines...) are mixins over this base, each in its own module.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import defaultdict
+from typing import TYPE_CHECKING
+
+from bot.engine import Decision
+from bot.gm import timers as tm
+from bot.gm.clock import Clock, SystemClock
+from bot.gm.live import ACTIVE, Live
+from bot.gm.publisher import Publisher
+from bot.store.records import MatchRecord
+
+if TYPE_CHECKING:
+    from bot.store import Store
+
+
+class Base:
+    """State shared by every part of the game master."""
+
+    def __init__(self, store: Store, publisher: Publisher, clock: Clock | None = None) -> None:
+        self.store = store
+        self.publisher = publisher
+        self.clock = clock or SystemClock()
+        self._live: dict[int, Live] = {}
+        self._locks: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._channel_locks: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+
+    def lock(self, mid: int) -> asyncio.Lock:
+        return self._locks[mid]
+
+    # --- loading -------------------------------------------------------------------
+    async def _get(self, mid: int) -> Live | None:
+        live = self._live.get(mid)
+        if live is not None:
+            return live
+        rec = await self.store.get(mid)
+        if rec is None or rec.status not in ACTIVE:
+            return None
+        live = Live(rec)
+        if rec.status == "live":
+            live.match = await self.store.load_match(mid)
+            self._rebuild_round(live)
+            live.deadlines = {d.key: d.due_at for d in await self.store.deadlines(mid)}
+            live.timers = await self._load_timers(mid)
+        self._live[mid] = live
+        return live
+
+    # Once a match starts, the store's ``options`` column holds the game's effective
+    # options only (what a replay needs); the table's own settings (deadlines) are the
+    # match's ``settings`` in the store, which ``start_match`` keeps.
+    async def _save_timers(self, mid: int, timers: dict[str, int]) -> None:
+        settings = await self.store.match_settings(mid)
+        settings[tm.SETTINGS_KEY] = {k: int(v) for k, v in timers.items()}
+        await self.store.set_match_settings(mid, settings)
+
+    async def _load_timers(self, mid: int) -> dict[str, int]:
+        saved = (await self.store.match_settings(mid)).get(tm.SETTINGS_KEY) or {}
+        out = dict(tm.DEFAULTS)
+        out.update({k: int(v) for k, v in saved.items() if k in out})
+        return out
+
+    @staticmethod
+    def _rebuild_round(live: Live) -> None:
+        """After a restart: the round board is what is pending plus what was answered since."""
+        match = live.match
+        assert match is not None
+        pending = match.pending()
+        if not pending:
+            return
+        start = min(match.pending_since.get(d.key, match.version) for d in pending)
+        keys: dict[str, tuple[int, str | None]] = {}
+        for c in match.choices[start:]:
+            keys[c.key] = (c.seat, None)
+        for d in pending:
+            keys[d.key] = (d.seat, d.subject)
+        live.round_keys = keys
+
+    async def _here(self, channel_id: int, user_id: int) -> MatchRecord | None:
+        """The match a command typed in ``channel_id`` is about.
+
+        The channel's (or thread's) own match; else, in thread mode, the one
+        match of this parent channel where the user is seated.
+        """
+        rec = await self.store.active_in_channel(channel_id)
+        if rec is not None:
+            return rec
+        mine = [
+            r
+            for r in await self.store.active_matches()
+            if r.channel_id == channel_id and any(s.user_id == user_id for s in r.seats)
+        ]
+        if len(mine) > 1:
+            mine = [r for r in mine if r.status == "live"]
+        return mine[0] if len(mine) == 1 else None
+
+    async def live_in(self, channel_id: int) -> Live | None:
+        rec = await self.store.active_in_channel(channel_id)
+        if rec is None:
+            return None
+        return await self._get(rec.id)
+
+    # --- play ----------------------------------------------------------------------------
+    def _seats_of(self, live: Live, user_id: int) -> list[int]:
+        seats = live.match.seats if live.match is not None else live.rec.seats
+        return [i for i, s in enumerate(seats) if s.user_id == user_id]
+
+    def _mine(self, live: Live, user_id: int) -> list[Decision]:
+        match = live.match
+        assert match is not None
+        return [
+            d
+            for d in match.pending()
+            if match.seats[d.seat].user_id == user_id and not match.seats[d.seat].ai
+        ]

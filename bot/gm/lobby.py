@@ -1,0 +1,328 @@
+"""The lobby: opening one, its buttons and menus, an uploaded card file, the start."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from bot.engine import IllegalDecision, Match, SeatSpec
+from bot.engine.dice import new_seed
+from bot.engine.registry import all_games, get_game
+from bot.engine.text import lang_of
+from bot.gm import present
+from bot.gm import timers as tm
+from bot.gm.apply import ApplyMixin
+from bot.gm.live import Live
+from bot.gm.msg import Actor, Embed, Msg, Reply, Upload
+from bot.i18n import t
+
+CARD_DATA = "card_data"
+"""The inline twin of a game's ``cards`` file option: the uploaded file's content."""
+UPLOAD_MAX = 64 * 1024
+"""Largest card file accepted from ``/arena start cards:``."""
+
+
+class LobbyMixin(ApplyMixin):
+    """Lobby commands and buttons, up to the first round of a match."""
+
+    # --- lobby ---------------------------------------------------------------------
+    async def open_lobby(
+        self,
+        actor: Actor,
+        *,
+        guild_id: int,
+        channel_id: int,
+        guild_locale: str | None,
+        game_id: str,
+        mode: str | None,
+        ai_level: str | None = None,
+        cards: Upload | None = None,
+    ) -> Reply:
+        # Two /arena start at once in one channel must not both find it free.
+        async with self._channel_locks[channel_id]:
+            return await self._open_lobby(
+                actor,
+                guild_id=guild_id,
+                channel_id=channel_id,
+                guild_locale=guild_locale,
+                game_id=game_id,
+                mode=mode,
+                ai_level=ai_level,
+                cards=cards,
+            )
+
+    async def _open_lobby(
+        self,
+        actor: Actor,
+        *,
+        guild_id: int,
+        channel_id: int,
+        guild_locale: str | None,
+        game_id: str,
+        mode: str | None,
+        ai_level: str | None,
+        cards: Upload | None = None,
+    ) -> Reply:
+        lang = actor.lang
+        try:
+            info = get_game(game_id).info
+        except KeyError:
+            names = ", ".join(g.id for g in all_games())
+            return Reply.say(t(lang, "err.unknown_game", game=game_id, games=names))
+        try:
+            mode_info = info.mode(mode or None)
+        except KeyError:
+            names = ", ".join(m.id for m in info.modes)
+            return Reply.say(t(lang, "err.unknown_mode", mode=mode, modes=names))
+        options: dict[str, Any] = info.default_options()
+        if ai_level:
+            levels = [lv[0] for lv in present.ai_levels(info)]
+            if ai_level not in levels:
+                return Reply.say(
+                    t(lang, "err.unknown_level", level=ai_level, levels=", ".join(levels) or "—")
+                )
+            self._set_option(info, options, [], f"lv:{ai_level}")
+        if cards is not None:
+            refusal = await self._load_upload(info, mode_info.id, options, cards, lang)
+            if refusal is not None:
+                return refusal
+        settings = await self.store.guild_settings(guild_id)
+        locale = settings.locale or guild_locale or "en"
+        mlang = lang_of(locale)
+        thread_id: int | None = None
+        note = ""
+        if settings.use_threads:
+            thread_id = await self.publisher.create_thread(
+                channel_id, f"{info.names.get(mlang)} — {actor.name}"[:100]
+            )
+            if thread_id is None:
+                note = "\n" + t(lang, "lobby.no_thread")
+        if thread_id is None:
+            existing = await self.store.active_in_channel(channel_id)
+            if existing is not None:
+                return Reply.say(t(lang, "err.busy", mid=existing.id))
+        mid = await self.store.create_lobby(
+            guild_id=guild_id,
+            channel_id=channel_id,
+            thread_id=thread_id,
+            host_id=actor.user_id,
+            game=info.id,
+            mode=mode_info.id,
+            options=options,
+            locale=locale,
+        )
+        seats = [SeatSpec(name=actor.name, user_id=actor.user_id)]
+        await self.store.update_lobby(mid, seats=seats)
+        rec = await self.store.get(mid)
+        assert rec is not None
+        live = Live(rec)
+        self._live[mid] = live
+        msg = present.lobby_msg(mid, rec.game, rec.mode, rec.options, rec.seats, rec.host_id, mlang)
+        await self._post(live, msg, role="lobby")
+        where = f"<#{live.target}>"
+        return Reply.say(t(lang, "lobby.opened", mid=mid, where=where) + note)
+
+    async def _load_upload(
+        self, info: Any, mode: str, options: dict[str, Any], upload: Upload, lang: str
+    ) -> Reply | None:
+        """Put an uploaded card file's CONTENT in the options (a replay needs nothing else).
+
+        Only for games with a ``cards`` file option and its inline twin ``card_data``.
+        The game itself validates it, by setting up a throwaway match with AI seats:
+        a bad file is refused, with the game's first errors, before any lobby exists.
+        """
+        ids = {spec.id for spec in info.options}
+        if not {"cards", CARD_DATA} <= ids:
+            return Reply.say(t(lang, "err.upload_unsupported", game=info.names.get(lang)))
+        if upload.size > UPLOAD_MAX or (upload.data is not None and len(upload.data) > UPLOAD_MAX):
+            return Reply.say(
+                t(
+                    lang,
+                    "err.upload_too_big",
+                    name=upload.filename,
+                    size=-(-upload.size // 1024),
+                    max=UPLOAD_MAX // 1024,
+                )
+            )
+        if upload.data is None:
+            return Reply.say(t(lang, "err.upload_unreadable", name=upload.filename))
+        try:
+            text = upload.data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            return Reply.say(
+                t(lang, "err.upload_invalid", name=upload.filename, errors=t(lang, "err.not_text"))
+            )
+        trial = {**present.game_options(options), CARD_DATA: text}
+        count = min(info.mode(mode).player_counts)
+        seats = [SeatSpec(name=f"AI {i + 1}", ai=True) for i in range(count)]
+        try:
+            await asyncio.to_thread(Match.create, info.id, seats, "upload-check", mode, trial)
+        except IllegalDecision as exc:
+            return Reply.say(
+                t(lang, "err.upload_invalid", name=upload.filename, errors=exc.reason.get(lang))
+            )
+        options[CARD_DATA] = text
+        options[present.CARDS_NAME_KEY] = upload.filename[:100]
+        return None
+
+    async def lobby_action(
+        self, mid: int, action: str, actor: Actor, value: str | None = None
+    ) -> Reply:
+        async with self.lock(mid):
+            live = await self._get(mid)
+            lang = actor.lang
+            if live is None:
+                return Reply.say(t(lang, "err.no_match"))
+            rec = live.rec
+            if rec.status != "lobby":
+                return Reply.say(t(lang, "err.started"))
+            host = actor.user_id == rec.host_id
+            info = get_game(rec.game).info
+            counts = info.mode(rec.mode).player_counts
+            seats = list(rec.seats)
+            options = dict(rec.options)
+            mode = rec.mode
+            if action == "join":
+                if any(s.user_id == actor.user_id for s in seats):
+                    return Reply.say(t(lang, "err.already_seated"))
+                if len(seats) >= max(counts):
+                    return Reply.say(t(lang, "err.full"))
+                seats.append(SeatSpec(name=actor.name, user_id=actor.user_id))
+            elif action == "leave":
+                if not any(s.user_id == actor.user_id for s in seats):
+                    return Reply.say(t(lang, "err.not_seated"))
+                if host:
+                    return Reply.say(t(lang, "err.host_leave"))
+                seats = [s for s in seats if s.user_id != actor.user_id]
+            elif action == "addai":
+                if not host:
+                    return Reply.say(t(lang, "err.host_only"))
+                if len(seats) >= max(counts):
+                    return Reply.say(t(lang, "err.full"))
+                n = sum(1 for s in seats if s.user_id is None) + 1
+                seats.append(
+                    SeatSpec(name=f"Robot {n}", ai=True, ai_level=options.get(present.AI_LEVEL_KEY))
+                )
+            elif action == "mode":
+                if not host:
+                    return Reply.say(t(lang, "err.host_only"))
+                try:
+                    mode = info.mode(value).id
+                except KeyError:
+                    return Reply.say(t(lang, "err.stale"))
+            elif action == "opt":
+                if not host:
+                    return Reply.say(t(lang, "err.host_only"))
+                if not self._set_option(info, options, seats, value or ""):
+                    return Reply.say(t(lang, "err.stale"))
+            elif action == "start":
+                if not host:
+                    return Reply.say(t(lang, "err.host_only"))
+                if len(seats) not in counts:
+                    return Reply.say(t(lang, "err.count", counts=present._counts(counts, lang)))
+                return await self._start(live, actor)
+            elif action == "cancel":
+                if not (host or actor.manager):
+                    return Reply.say(t(lang, "err.host_only"))
+                return await self._close(live, actor, "cancelled")
+            else:
+                return Reply.say(t(lang, "err.stale"))
+            await self.store.update_lobby(mid, seats=seats, mode=mode, options=options)
+            rec2 = await self.store.get(mid)
+            assert rec2 is not None
+            live.rec = rec2
+            msg = present.lobby_msg(
+                mid, rec2.game, rec2.mode, rec2.options, rec2.seats, rec2.host_id, live.lang
+            )
+            return Reply(update=msg)
+
+    @staticmethod
+    def _set_option(info: Any, options: dict[str, Any], seats: list[SeatSpec], value: str) -> bool:
+        kind, _, arg = value.partition(":")
+        try:
+            if kind in ("tp", "ta", "tr"):
+                secs = int(arg)
+                timers = dict(options.get(tm.TIMERS_KEY) or {})
+                if kind == "tp":
+                    timers["pick"] = timers["turn"] = secs
+                elif kind == "ta":
+                    timers["action"] = secs
+                else:
+                    timers["reaction"] = secs
+                options[tm.TIMERS_KEY] = timers
+                return True
+            if kind == "lv":
+                if arg not in [lv[0] for lv in present.ai_levels(info)]:
+                    return False
+                options[present.AI_LEVEL_KEY] = arg
+                for i, s in enumerate(seats):
+                    if s.user_id is None:
+                        seats[i] = s.model_copy(update={"ai_level": arg})
+                for spec in info.options:
+                    if spec.id in ("ai_level", "level", "ai"):
+                        options[spec.id] = arg
+                return True
+            if kind.startswith("o"):
+                spec = info.options[int(kind[1:])]
+                if spec.type == "bool":
+                    options[spec.id] = arg == "1"
+                elif spec.type == "choice":
+                    options[spec.id] = spec.choices[int(arg)][0]
+                elif spec.type == "int":
+                    options[spec.id] = int(arg)
+                else:
+                    return False
+                return True
+        except (ValueError, IndexError):
+            return False
+        return False
+
+    async def _start(self, live: Live, actor: Actor) -> Reply:
+        rec = live.rec
+        try:
+            match = Match.create(
+                rec.game, rec.seats, new_seed(), rec.mode, present.game_options(rec.options)
+            )
+        except IllegalDecision as exc:
+            return Reply.say(exc.reason.get(actor.lang))
+        await self.store.start_match(rec.id, match)
+        live.timers = tm.timers(rec.options)
+        await self._save_timers(rec.id, live.timers)
+        rec2 = await self.store.get(rec.id)
+        assert rec2 is not None
+        live.rec = rec2
+        live.match = match
+        live.batch = list(match.events)
+        lang = live.lang
+        closed = present.lobby_msg(
+            rec.id,
+            rec.game,
+            rec.mode,
+            rec.options,
+            rec.seats,
+            rec.host_id,
+            lang,
+            closed=t(lang, "lobby.started"),
+        )
+        info = match.game.info
+        intro = Msg(
+            embeds=[
+                Embed(
+                    title=t(lang, "start.title", game=info.names.get(lang), mid=rec.id),
+                    description="\n".join(
+                        present.seat_line(i, s, lang) for i, s in enumerate(match.seats)
+                    ),
+                    colour=present.COLOUR,
+                    fields=[
+                        (
+                            t(lang, "start.fair"),
+                            t(lang, "start.commit", sha=match.commitment),
+                            False,
+                        )
+                    ],
+                )
+            ]
+        )
+        await self._post(live, intro)
+        await self._advance(live, force_step=True)
+        return Reply(update=closed)

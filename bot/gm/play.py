@@ -1,0 +1,208 @@
+"""Private prompts and the clicks on them, typed moves and private notices."""
+
+from __future__ import annotations
+
+import logging
+
+from bot.engine import Choice, Decision, IllegalDecision, StaleDecision
+from bot.engine.text import lang_of
+from bot.gm.apply import ApplyMixin
+from bot.gm.ids import key_tag
+from bot.gm.live import Live
+from bot.gm.msg import CONTENT_MAX, Actor, Msg, Reply, clip
+from bot.i18n import t
+
+log = logging.getLogger(__name__)
+
+
+class PlayMixin(ApplyMixin):
+    """What a player does with their private prompts."""
+
+    async def hand(self, mid: int, actor: Actor) -> Reply:
+        """The clicking user's private prompts for everything awaited from them."""
+        async with self.lock(mid):
+            live = await self._get(mid)
+            return await self._hand(live, actor)
+
+    async def _hand(self, live: Live | None, actor: Actor, intro: str | None = None) -> Reply:
+        lang = actor.lang
+        if live is None:
+            return Reply.say(t(lang, "err.no_match"))
+        if live.match is None:
+            return Reply.say(t(lang, "err.not_started"))
+        if not self._seats_of(live, actor.user_id):
+            return Reply.say(t(lang, "err.not_your_seat"))
+        if any(
+            live.match.seats[i].ai for i in self._seats_of(live, actor.user_id)
+        ) and not self._mine(live, actor.user_id):
+            return Reply.say(t(lang, "err.autopilot"))
+        mine = self._mine(live, actor.user_id)
+        out: list[Msg] = [Msg(content=intro)] if intro else []
+        # Private notices not shown yet (from before a restart, or an AI move for this seat).
+        secrets = await self._take_private(live, actor.user_id, lang)
+        if secrets:
+            out.append(Msg(content=clip("\n".join(secrets), CONTENT_MAX)))
+        if not mine:
+            out.append(Msg(content=t(lang, "err.nothing_awaited")))
+        out += [self._prompt(live, d, lang) for d in mine]
+        return Reply(private=out)
+
+    def _find(self, live: Live, tag: str) -> Decision | None:
+        assert live.match is not None
+        for d in live.match.pending():
+            if key_tag(d.key) == tag:
+                return d
+        return None
+
+    async def component(
+        self,
+        mid: int,
+        action: str,
+        ver: int,
+        arg: str | None,
+        actor: Actor,
+        values: list[str] | None = None,
+    ) -> Reply:
+        """Every private-prompt component: pick, group, back, page, select."""
+        async with self.lock(mid):
+            live = await self._get(mid)
+            lang = actor.lang
+            if live is None:
+                return Reply(update=Msg(content=t(lang, "err.no_match")))
+            if live.match is None:
+                return Reply.say(t(lang, "err.not_started"))
+            tag, _, rest = (arg or "").partition(".")
+            d = self._find(live, tag)
+            match = live.match
+            if d is None or (ver < match.version and match.pending_since.get(d.key, 0) > ver):
+                return await self._stale(live, actor)
+            if match.seats[d.seat].user_id != actor.user_id:
+                return Reply.say(t(lang, "err.not_your_seat"))
+            if action == "back":
+                return Reply(update=self._prompt(live, d, lang))
+            if action == "grp":
+                return Reply(update=self._prompt(live, d, lang, group=_int(rest)))
+            if action == "page":
+                return Reply(update=self._prompt(live, d, lang, page=_int(rest)))
+            if action == "sel":
+                value = (values or [""])[0]
+                if value.startswith("g"):
+                    return Reply(update=self._prompt(live, d, lang, group=_int(value[1:])))
+                index = _int(value[1:]) if value.startswith("o") else -1
+            elif action == "pick":
+                index = _int(rest)
+            else:
+                return await self._stale(live, actor)
+            if not 0 <= index < len(d.options):
+                return await self._stale(live, actor)
+            return await self._decide(live, d, d.options[index].id, ver, actor)
+
+    async def _decide(
+        self, live: Live, d: Decision, option_id: str, ver: int, actor: Actor
+    ) -> Reply:
+        lang = actor.lang
+        match = live.match
+        assert match is not None
+        choice = Choice(seat=d.seat, key=d.key, option=option_id)
+        try:
+            await self._commit(live, choice, ver, by_ai=False)
+        except StaleDecision:
+            return await self._stale(live, actor)
+        except IllegalDecision as exc:
+            return Reply.say(exc.reason.get(lang))
+        opt = d.option(option_id)
+        label = opt.label.get(lang) if opt else option_id
+        done = Msg(
+            content=t(lang, "prompt.done", who=d.subject or match.seats[d.seat].name, choice=label)
+        )
+        before = match.version
+        await self._advance(live)
+        secrets = await self._take_private(live, actor.user_id, lang)
+        if secrets:
+            done.content = clip(f"{done.content}\n" + "\n".join(secrets), CONTENT_MAX)
+        if live.match is None or match.over:
+            return Reply(update=done)
+        follow = [
+            x
+            for x in self._mine(live, actor.user_id)
+            if match.pending_since.get(x.key, 0) >= before
+        ]
+        return Reply(update=done, private=[self._prompt(live, x, lang) for x in follow])
+
+    async def _take_private(self, live: Live, user_id: int, lang: str) -> list[str]:
+        """Texts of the stored private notices for this user's seats; handed over once.
+
+        A notice addressed to several of the user's seats (team mode) is shown once.
+        """
+        seats = self._seats_of(live, user_id)
+        if not seats:
+            return []
+        mine = await self.store.notices(live.mid, seats)
+        if not mine:
+            return []
+        await self.store.mark_notices_delivered(n.id for n in mine)
+        texts: list[str] = []
+        seen: set[tuple[int, str]] = set()
+        for n in mine:
+            text = n.text.get(lang)
+            if (n.version, text) not in seen:
+                seen.add((n.version, text))
+                texts.append(text)
+        return texts
+
+    async def _deliver_private(self, live: Live) -> None:
+        """Private notices nobody collected by clicking (an AI move for an absent seat): by DM."""
+        match = live.match
+        if match is None:
+            return
+        for uid in {s.user_id for s in match.seats if s.user_id is not None}:
+            prefs = await self.store.user_prefs(uid)
+            if not prefs.dm or prefs.dm_closed:
+                continue
+            lang = lang_of(prefs.locale) if prefs.locale else live.lang
+            texts = await self._take_private(live, uid, lang)
+            if texts:
+                await self.publisher.dm(uid, Msg(content=clip("\n".join(texts), CONTENT_MAX)))
+
+    async def _stale(self, live: Live, actor: Actor) -> Reply:
+        reply = await self._hand(live, actor, intro=t(actor.lang, "err.stale"))
+        reply.strip = True
+        return reply
+
+    async def play_text(self, channel_id: int, actor: Actor, text: str) -> Reply:
+        """A typed move (``/arena play``), read by the game's own notation."""
+        lang = actor.lang
+        rec = await self._here(channel_id, actor.user_id)
+        if rec is None:
+            return Reply.say(t(lang, "err.no_match_here"))
+        async with self.lock(rec.id):
+            live = await self._get(rec.id)
+            if live is None or live.match is None:
+                return Reply.say(t(lang, "err.not_started"))
+            mine = self._mine(live, actor.user_id)
+            if not mine:
+                if not self._seats_of(live, actor.user_id):
+                    return Reply.say(t(lang, "err.not_your_seat"))
+                return Reply.say(t(lang, "err.nothing_awaited"))
+            match = live.match
+            for d in mine:
+                try:
+                    option = match.game.parse_option(match.state, d, text)
+                except Exception:
+                    log.exception("parse_option failed")
+                    option = None
+                if option is not None and d.option(option) is not None:
+                    reply = await self._decide(live, d, option, match.version, actor)
+                    if reply.update is not None:
+                        reply.private.insert(0, reply.update)
+                        reply.update = None
+                    return reply
+            sample = ", ".join(f"`{o.id}`" for o in mine[0].options[:10])
+            return Reply.say(t(lang, "err.unreadable", text=text, sample=sample))
+
+
+def _int(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        return -1
