@@ -58,14 +58,19 @@ def markdown_log(match: Match, lang: str = "en") -> str:
     lines.append("## " + ("Journal" if fr else "Log"))
     lines.append("")
     for e in public_events(match.events):
-        lines.append(f"- {e.text.get(lang)}" + (f"  (#{','.join(map(str, e.indices))})" if isinstance(e, RollEvent) else ""))
+        lines.append(
+            f"- {e.text.get(lang)}"
+            + (f"  (#{','.join(map(str, e.indices))})" if isinstance(e, RollEvent) else "")
+        )
     lines.append("")
     if out is not None:
         lines.append("## " + ("Résultat" if fr else "Result"))
         lines.append("")
         lines.append(out.reason.get(lang))
         names = [match.seats[w].name for w in out.winners]
-        lines.append(("Vainqueurs : " if fr else "Winners: ") + (", ".join(names) if names else "—"))
+        lines.append(
+            ("Vainqueurs : " if fr else "Winners: ") + (", ".join(names) if names else "—")
+        )
     lines.append("")
     lines.append("<!-- arena-master-log")
     lines.append(json.dumps(log_json(match), ensure_ascii=False, separators=(",", ":")))
@@ -94,5 +99,8 @@ def verify_log(data: dict[str, Any]) -> tuple[bool, str]:
     rolls = [e for e in map(event_from_json, data["events"]) if isinstance(e, RollEvent)]
     bad = verify_rolls(seed, [(r.dice, r.indices, r.sides) for r in rolls])
     if bad:
-        return False, f"{len(bad)} of {len(rolls)} rolls do not match the seed (first: roll #{bad[0] + 1})"
+        return (
+            False,
+            f"{len(bad)} of {len(rolls)} rolls do not match the seed (first: roll #{bad[0] + 1})",
+        )
     return True, f"all {len(rolls)} rolls match the seed"

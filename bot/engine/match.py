@@ -151,18 +151,24 @@ class Match:
             if self.over:
                 raise IllegalDecision(Text(fr="La partie est terminée.", en="The match is over."))
             raise IllegalDecision(
-                Text(fr="Ce choix n'est pas attendu maintenant.", en="That choice is not awaited now.")
+                Text(
+                    fr="Ce choix n'est pas attendu maintenant.",
+                    en="That choice is not awaited now.",
+                )
             )
         if expected_version is not None:
-            if expected_version > self.version or self.pending_since.get(decision.key, 0) > expected_version:
+            if (
+                expected_version > self.version
+                or self.pending_since.get(decision.key, 0) > expected_version
+            ):
                 raise StaleDecision(_STALE)
         if decision.seat != choice.seat:
-            raise IllegalDecision(
-                Text(fr="Ce n'est pas votre place.", en="This is not your seat.")
-            )
+            raise IllegalDecision(Text(fr="Ce n'est pas votre place.", en="This is not your seat."))
         if decision.option(choice.option) is None:
             raise IllegalDecision(
-                Text(fr="Ce choix n'est pas permis maintenant.", en="That option is not allowed now.")
+                Text(
+                    fr="Ce choix n'est pas permis maintenant.", en="That option is not allowed now."
+                )
             )
         return decision
 

@@ -69,7 +69,9 @@ def greyed(fill: tuple[int, int, int]) -> tuple[int, int, int]:
     return (g, g, g)
 
 
-def canvas(width: int, height: int, bg: tuple[int, int, int] = BG) -> tuple[Image.Image, ImageDraw.ImageDraw]:
+def canvas(
+    width: int, height: int, bg: tuple[int, int, int] = BG
+) -> tuple[Image.Image, ImageDraw.ImageDraw]:
     img = Image.new("RGB", (width, height), bg)
     return img, ImageDraw.Draw(img)
 
@@ -106,13 +108,21 @@ def die_face(
     """A d6 face at (x, y) top-left; gold border for a hit, dim for a miss."""
     border = HIGHLIGHT if hit else (MUTED if hit is False else INK)
     face = (250, 250, 250) if hit is not False else (190, 190, 195)
-    draw.rounded_rectangle((x, y, x + size, y + size), radius=size * 0.18, fill=face, outline=border, width=max(2, int(size / 12)))
+    draw.rounded_rectangle(
+        (x, y, x + size, y + size),
+        radius=size * 0.18,
+        fill=face,
+        outline=border,
+        width=max(2, int(size / 12)),
+    )
     r = size * 0.09
     for px, py in _PIPS.get(value, []):
         cx, cy = x + px * size, y + py * size
         draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=(25, 25, 30))
     if value not in _PIPS:
-        centred_text(draw, (x + size / 2, y + size / 2), str(value), int(size * 0.6), (25, 25, 30), True)
+        centred_text(
+            draw, (x + size / 2, y + size / 2), str(value), int(size * 0.6), (25, 25, 30), True
+        )
 
 
 def dice_row(

@@ -11,7 +11,18 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from bot.engine import Choice, Ctx, Decision, Game, GameInfo, ModeInfo, Option, Outcome, SeatSpec, Text
+from bot.engine import (
+    Choice,
+    Ctx,
+    Decision,
+    Game,
+    GameInfo,
+    ModeInfo,
+    Option,
+    Outcome,
+    SeatSpec,
+    Text,
+)
 from bot.engine.errors import IllegalDecision
 from bot.engine.registry import register
 
@@ -33,7 +44,9 @@ class PickGame(Game[PickState]):
         summary=Text(fr="Test", en="Test"),
     )
 
-    def setup(self, seats: list[SeatSpec], mode: str, options: dict[str, Any], ctx: Ctx) -> PickState:
+    def setup(
+        self, seats: list[SeatSpec], mode: str, options: dict[str, Any], ctx: Ctx
+    ) -> PickState:
         return PickState(seats=len(seats), score=[0] * len(seats))
 
     def pending(self, state: PickState) -> list[Decision]:
@@ -93,7 +106,9 @@ class PickGame(Game[PickState]):
     def render(self, view: dict[str, Any], lang: str = "en") -> bytes:
         return b""
 
-    def ai_choose(self, state: PickState, decision: Decision, rnd: random.Random, level: str | None = None) -> str:
+    def ai_choose(
+        self, state: PickState, decision: Decision, rnd: random.Random, level: str | None = None
+    ) -> str:
         return rnd.choice(["1", "2"])
 
 

@@ -21,7 +21,9 @@ def _imports(path: Path) -> set[str]:
 
 
 def test_engine_and_games_do_not_import_discord_or_aiosqlite() -> None:
-    files = list((ROOT / "bot" / "engine").rglob("*.py")) + list((ROOT / "bot" / "games").rglob("*.py"))
+    files = list((ROOT / "bot" / "engine").rglob("*.py")) + list(
+        (ROOT / "bot" / "games").rglob("*.py")
+    )
     assert files
     offenders = {str(p.relative_to(ROOT)): sorted(_imports(p) & FORBIDDEN) for p in files}
     assert {k: v for k, v in offenders.items() if v} == {}
