@@ -47,17 +47,15 @@ def guild_lang(interaction: discord.Interaction) -> str | None:
     return str(interaction.guild_locale) if interaction.guild_locale else None
 
 
-async def _ac_game(
-    interaction: discord.Interaction, current: str
-) -> list[app_commands.Choice[str]]:
-    lang = lang_code(str(interaction.locale))
-    cur = current.lower()
-    out = []
-    for info in all_games():
-        name = info.names.get(lang)
-        if cur in info.id or cur in name.lower():
-            out.append(app_commands.Choice(name=name[:100], value=info.id))
-    return out[:25]
+def game_choices() -> list[app_commands.Choice[str]]:
+    """The registered games as fixed choices (never free text), named in both languages.
+
+    The translator resolves ``game:<id>`` keys from the registry's names.
+    """
+    return [
+        app_commands.Choice(name=_(info.names.en[:100], key=f"game:{info.id}"), value=info.id)
+        for info in all_games()
+    ][:25]
 
 
 def _game_of(interaction: discord.Interaction) -> Any:
@@ -174,7 +172,16 @@ class Arena(commands.Cog):
         log.warning(
             "command %s failed: %r", interaction.command and interaction.command.name, error
         )
-        text = t(lang_code(str(interaction.locale)), "err.generic")
+        lang = lang_code(str(interaction.locale))
+        if (
+            isinstance(error, app_commands.TransformerError)
+            and error.type is discord.AppCommandOptionType.string
+        ):
+            # A value outside the offered choices (an outdated client): name the choices.
+            names = ", ".join(f"`{g.id}`" for g in all_games())
+            text = t(lang, "err.unknown_game", game=str(error.value)[:50], games=names)
+        else:
+            text = t(lang, "err.generic")
         try:
             if interaction.response.is_done():
                 await interaction.followup.send(text, ephemeral=True)
@@ -216,16 +223,17 @@ class Arena(commands.Cog):
         ai_level=L("Strength of the AI players", "ai_level.desc"),
         cards=L("Your own card values: a TOML or JSON file, 64 KiB at most", "cards.desc"),
     )
-    @app_commands.autocomplete(game=_ac_game, mode=_ac_mode, ai_level=_ac_level)
+    @app_commands.choices(game=game_choices())
+    @app_commands.autocomplete(mode=_ac_mode, ai_level=_ac_level)
     async def start(
         self,
         interaction: discord.Interaction,
-        game: str,
+        game: app_commands.Choice[str],
         mode: str | None = None,
         ai_level: str | None = None,
         cards: discord.Attachment | None = None,
     ) -> None:
-        await self._run(interaction, self._start(interaction, game, mode, ai_level, cards))
+        await self._run(interaction, self._start(interaction, game.value, mode, ai_level, cards))
 
     async def _start(
         self,
@@ -271,10 +279,13 @@ class Arena(commands.Cog):
     )
     @app_commands.rename(game=L("game", "game"))
     @app_commands.describe(game=L("Which game", "game.desc"))
-    @app_commands.autocomplete(game=_ac_game)
-    async def rules(self, interaction: discord.Interaction, game: str | None = None) -> None:
+    @app_commands.choices(game=game_choices())
+    async def rules(
+        self, interaction: discord.Interaction, game: app_commands.Choice[str] | None = None
+    ) -> None:
+        game_id = game.value if game is not None else None
         await self._run(
-            interaction, self.gm.rules(game, interaction.channel_id or 0, actor_of(interaction))
+            interaction, self.gm.rules(game_id, interaction.channel_id or 0, actor_of(interaction))
         )
 
     @arena.command(

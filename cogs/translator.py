@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from discord import Locale, app_commands
 
+from bot.engine.registry import get_game
 from bot.i18n import COMMANDS
 
 
@@ -22,6 +23,12 @@ class ArenaTranslator(app_commands.Translator):
         key = string.extras.get("key")
         if key is None:
             return None
+        if key.startswith("game:"):
+            try:
+                names = get_game(key.removeprefix("game:")).info.names
+            except KeyError:
+                return None
+            return names.fr if locale is Locale.french else names.en
         if locale is Locale.french:
             return COMMANDS["fr"].get(key)
         if locale in (Locale.american_english, Locale.british_english):

@@ -67,14 +67,20 @@ class Driver:
     # --- lifecycle -----------------------------------------------------------------------
     async def start(self) -> ArenaBot:
         bot = ArenaBot(self.db_path, self.guild_id, clock=self.clock, tick_seconds=None)
-        await runner.start(bot, self.fake)
-        await runner.prime(
-            bot,
-            bot_user=self.bot_user,
-            application_id=self.app_id,
-            guilds=[self.guild],
-            timeout=SETTLE,
-        )
+        try:
+            await runner.start(bot, self.fake)
+            await runner.prime(
+                bot,
+                bot_user=self.bot_user,
+                application_id=self.app_id,
+                guilds=[self.guild],
+                timeout=SETTLE,
+            )
+        except BaseException:
+            # A failed start must not leave the store's worker thread alive:
+            # it would keep the test process from exiting.
+            await runner.shutdown(bot, self.fake)
+            raise
         self.bot = bot
         await self.settle()
         return bot

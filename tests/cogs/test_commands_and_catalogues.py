@@ -7,6 +7,7 @@ import string
 from pathlib import Path
 
 from bot.engine import Decision, Option, Text
+from bot.engine.registry import get_game
 from bot.gm.ids import BUTTON_TEMPLATE, MAX_LEN, SELECT_TEMPLATE, cid, key_tag, parse
 from bot.gm.msg import Select
 from bot.gm.prompts import decision_msg
@@ -47,7 +48,13 @@ async def test_sync_payload_has_french_and_english(driver: Driver) -> None:
     assert start["name_localizations"]["fr"] == "lancer"
     assert start["description_localizations"]["fr"] == fr.COMMANDS["start.desc"]
     game = _sub(start, "game")
-    assert game["name_localizations"]["fr"] == "jeu" and game["autocomplete"] is True
+    assert game["name_localizations"]["fr"] == "jeu" and not game.get("autocomplete")
+    # The game is a fixed choice (never free text), named in both languages.
+    by_value = {c["value"]: c for c in game["choices"]}
+    assert "test-pick" in by_value
+    for gid, choice in by_value.items():
+        names = get_game(gid).info.names
+        assert choice["name"] == names.en and choice["name_localizations"]["fr"] == names.fr
     assert subs["status"]["name_localizations"]["fr"] == "état"
     lang = _sub(subs["settings"], "language")
     assert [c["name_localizations"]["fr"] for c in lang["choices"]] == [
@@ -61,7 +68,7 @@ async def test_sync_payload_has_french_and_english(driver: Driver) -> None:
             assert opt["name_localizations"]["fr"] and opt["description_localizations"]["fr"]
 
 
-async def test_autocomplete_offers_registry_choices(driver: Driver) -> None:
+async def test_autocomplete_offers_the_chosen_games_modes(driver: Driver) -> None:
     d = driver
     cmd = d.fake.command("arena", d.guild_id)
 
@@ -81,8 +88,6 @@ async def test_autocomplete_offers_registry_choices(driver: Driver) -> None:
         fi = await d.dispatch(payload)
         return fi.choices or []
 
-    games = await ask("game", game="")
-    assert "test-pick" in [c["value"] for c in games]
     modes = await ask("mode", game="test-pick", mode="")
     assert [c["value"] for c in modes] == ["default"]
     fi = await d.slash(d.users[0], "start", game="no-such-game")
