@@ -173,10 +173,8 @@ class Arena(commands.Cog):
             "command %s failed: %r", interaction.command and interaction.command.name, error
         )
         lang = lang_code(str(interaction.locale))
-        if (
-            isinstance(error, app_commands.TransformerError)
-            and error.type is discord.AppCommandOptionType.string
-        ):
+        command = interaction.command.name if interaction.command else None
+        if isinstance(error, app_commands.TransformerError) and command in ("start", "rules"):
             # A value outside the offered choices (an outdated client): name the choices.
             names = ", ".join(f"`{g.id}`" for g in all_games())
             text = t(lang, "err.unknown_game", game=str(error.value)[:50], games=names)
