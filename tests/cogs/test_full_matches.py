@@ -135,3 +135,42 @@ async def test_mad_two_humans_with_a_typed_move(driver: Driver) -> None:
     assert (await d.live(mid)).match.version == 1
     await d.play_out(mid, random.Random(2))
     assert_finished(d, mid)
+
+
+@needs("mad")
+async def test_mad_two_humans_survive_a_restart_mid_match(driver: Driver) -> None:
+    """Issue 4 item 7: a whole MAD match through interactions, the bot restarted in the middle."""
+    d = driver
+    ann, bob = d.users[0], d.users[1]
+    mid = await open_and_fill(d, "mad", [ann, bob])
+    rnd = random.Random(7)
+
+    def no_tiebreak(match: object, x: object) -> str:
+        options = [o.id for o in x.options if o.id not in ("draw", "accept")]  # type: ignore[attr-defined]
+        return rnd.choice(options or [o.id for o in x.options])  # type: ignore[attr-defined]
+
+    for _ in range(6):
+        live = await d.live(mid)
+        x = live.match.pending()[0]
+        await d.answer(d.user_by_id(live.match.seats[x.seat].user_id), x, no_tiebreak(None, x))
+    before = (await d.live(mid)).match.snapshot()
+    board = d.round_message()
+    await d.restart()
+    # The same SQLite file gives back exactly the same match...
+    live = await d.live(mid)
+    assert live.match.snapshot() == before
+    # ...and the board posted before the restart still opens the right private prompt.
+    x = live.match.pending()[0]
+    mover = d.user_by_id(live.match.seats[x.seat].user_id)
+    fi = await d.press(mover, board, "Make your choice")
+    prompt = d.prompt_for(d.replies(fi), x)
+    await d.choose_in(mover, prompt, x, no_tiebreak(None, x))
+    assert (await d.live(mid)).match.version == before["version"] + 1
+    await d.play_out(mid, rnd, chooser=no_tiebreak)
+    assert_finished(d, mid)
+    # The stored decision log replays to the stored snapshot.
+    assert d.bot is not None
+    replayed = await d.bot.store.replay_match(mid)
+    record = await d.bot.store.get(mid)
+    assert record is not None and replayed.snapshot() == record.snapshot
+    d.fake.assert_all_acknowledged_first()
