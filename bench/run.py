@@ -119,9 +119,25 @@ def png_size(data: bytes) -> tuple[int, int] | None:
     return None
 
 
-def seats_for(info: GameInfo, mode: str) -> list[SeatSpec]:
+def ai_level_for(info: GameInfo, wanted: str) -> str | None:
+    """The AI level the bench plays at: ``fastest`` is the game's first listed level.
+
+    Games without levels (no ``ai_level`` option) return ``None``.
+    """
+    spec = next((o for o in info.options if o.id == "ai_level"), None)
+    if spec is None or not spec.choices:
+        return None
+    levels = [lid for lid, _ in spec.choices]
+    if wanted == "fastest":
+        return levels[0]
+    if wanted == "default":
+        return str(spec.default)
+    return wanted if wanted in levels else levels[0]
+
+
+def seats_for(info: GameInfo, mode: str, level: str | None = None) -> list[SeatSpec]:
     count = info.mode(mode).player_counts[0]
-    return [SeatSpec(name=f"P{i + 1}", ai=True) for i in range(count)]
+    return [SeatSpec(name=f"P{i + 1}", ai=True, ai_level=level) for i in range(count)]
 
 
 def random_step(match: Match, rnd: random.Random) -> tuple[Choice, list[Any]]:
@@ -170,10 +186,15 @@ def snapshot_bytes(match: Match) -> int:
 
 
 # --- per-game figures ------------------------------------------------------------------
-def bench_game(info: GameInfo, seconds: float, ai_bound: float, max_images: int) -> GameFigures:
+def bench_game(
+    info: GameInfo, seconds: float, ai_bound: float, max_images: int, ai_level: str = "fastest"
+) -> GameFigures:
     mode = info.modes[0].id
-    seats = seats_for(info, mode)
-    fig = GameFigures(game=info.id, mode=mode, seats=len(seats))
+    level = ai_level_for(info, ai_level)
+    seats = seats_for(info, mode, level)
+    fig = GameFigures(
+        game=info.id, mode=mode if level is None else f"{mode} (AI {level})", seats=len(seats)
+    )
     game = get_game(info.id)
 
     # 1. Whole AI matches, for `seconds` (at least one, at most `ai_bound` for the first).
@@ -437,6 +458,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     )
     p.add_argument("--game", action="append", help="only this game (repeatable)")
     p.add_argument(
+        "--ai-level",
+        default="fastest",
+        help="AI level for games that have levels: fastest (default), default, or a level id",
+    )
+    p.add_argument(
         "--synchronous",
         default="NORMAL",
         choices=["NORMAL", "FULL"],
@@ -499,7 +525,7 @@ def main(argv: list[str] | None = None) -> int:
     for info in infos:
         print(f"… {info.id}", file=sys.stderr, flush=True)
         try:
-            games.append(bench_game(info, args.seconds, args.ai_bound, args.images))
+            games.append(bench_game(info, args.seconds, args.ai_bound, args.images, args.ai_level))
         except Exception as exc:  # a game being written may still be broken: report, go on
             fig = GameFigures(
                 game=info.id, mode=info.modes[0].id, seats=info.modes[0].player_counts[0]
