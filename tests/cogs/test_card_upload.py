@@ -8,12 +8,7 @@ import tomllib
 import discord
 import pytest
 
-from bot.engine.registry import all_games
 from tests.cogs.driver import Driver
-
-pytestmark = pytest.mark.skipif(
-    "mad-arena" not in {g.id for g in all_games()}, reason="mad-arena is not registered"
-)
 
 
 def default_toml() -> str:

@@ -4,16 +4,7 @@ from __future__ import annotations
 
 import random
 
-import pytest
-
-from bot.engine.registry import all_games
 from tests.cogs.driver import Driver
-
-GAMES = {g.id for g in all_games()}
-
-
-def needs(game: str) -> pytest.MarkDecorator:
-    return pytest.mark.skipif(game not in GAMES, reason=f"{game} is not registered")
 
 
 async def open_and_fill(d: Driver, game: str, users: list, **start: object) -> int:
@@ -37,7 +28,6 @@ def assert_finished(d: Driver, mid: int) -> None:
     assert "Seed: `" in log and "arena-master-log" in log
 
 
-@needs("mad-arena")
 async def test_mad_arena_ultimate_warrior_with_four_users(driver: Driver) -> None:
     d = driver
     mid = await open_and_fill(d, "mad-arena", d.users[:4], mode="ultimate-warrior")
@@ -67,7 +57,6 @@ async def test_mad_arena_ultimate_warrior_with_four_users(driver: Driver) -> Non
     d.fake.assert_all_acknowledged_first()
 
 
-@needs("mad-arena")
 async def test_mad_arena_team_mode_one_user_several_fighters(driver: Driver) -> None:
     d = driver
     mid = await open_and_fill(d, "mad-arena", d.users[:2], mode="team-spirit")
@@ -83,7 +72,6 @@ async def test_mad_arena_team_mode_one_user_several_fighters(driver: Driver) -> 
     assert_finished(d, mid)
 
 
-@needs("arena")
 async def test_arena_with_four_users(driver: Driver) -> None:
     d = driver
     mid = await open_and_fill(d, "arena", d.users[:4])
@@ -91,7 +79,6 @@ async def test_arena_with_four_users(driver: Driver) -> None:
     assert_finished(d, mid)
 
 
-@needs("mad")
 async def test_mad_human_against_easy_ai(driver: Driver) -> None:
     d = driver
     ann = d.users[0]
@@ -114,7 +101,6 @@ async def test_mad_human_against_easy_ai(driver: Driver) -> None:
     d.fake.assert_all_acknowledged_first()
 
 
-@needs("mad")
 async def test_mad_two_humans_with_a_typed_move(driver: Driver) -> None:
     d = driver
     ann, bob = d.users[0], d.users[1]
@@ -137,7 +123,6 @@ async def test_mad_two_humans_with_a_typed_move(driver: Driver) -> None:
     assert_finished(d, mid)
 
 
-@needs("mad")
 async def test_mad_two_humans_survive_a_restart_mid_match(driver: Driver) -> None:
     """Issue 4 item 7: a whole MAD match through interactions, the bot restarted in the middle."""
     d = driver

@@ -2,15 +2,9 @@
 
 from __future__ import annotations
 
-import pytest
-
-from bot.engine.registry import all_games
 from tests.cogs.driver import Driver
 
 
-@pytest.mark.skipif(
-    "mad-arena" not in {g.id for g in all_games()}, reason="mad-arena is not registered"
-)
 async def test_a_secret_pick_made_at_the_deadline_is_shown_after_a_restart(
     driver: Driver,
 ) -> None:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
-
 from bot.engine import Decision, Option, Text
 from bot.engine.registry import all_games
 from bot.gm.prompts import decision_msg
@@ -12,9 +10,6 @@ from tests.cogs.driver import Driver
 ENGLISH_KEYS = ("initiative", "move", "melee", "ranged", "defence")
 
 
-@pytest.mark.skipif(
-    "mad-arena" not in {g.id for g in all_games()}, reason="mad-arena is not registered"
-)
 async def test_french_player_sees_mad_arena_card_values_in_french(driver: Driver) -> None:
     d = driver
     ann = d.users[0]
