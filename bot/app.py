@@ -97,5 +97,8 @@ class ArenaBot(commands.Bot):
 
 def run_bot(token: str, db_path: str, dev_guild_id: int | None) -> None:
     """Run until interrupted; logging is configured by the caller (never logs the token)."""
+    # The bot never joins voice: don't warn operators about missing voice libraries.
+    discord.VoiceClient.warn_nacl = False
+    discord.VoiceClient.warn_dave = False
     bot = ArenaBot(db_path, dev_guild_id)
     bot.run(token, log_handler=None)

@@ -26,7 +26,7 @@ def run(dotenv_path: Path | None = None) -> int:
             "Reinstall the project with: pip install -e .\n"
             "The offline commands still work: python -m bot games | simulate | verify"
         ) from None
-    login_failure, intents_required = _discord_errors()
+    login_failure, intents_required, unreachable = _discord_errors()
     try:
         run_bot(config.token, config.db_path, config.dev_guild_id)
     except KeyboardInterrupt:
@@ -44,16 +44,34 @@ def run(dotenv_path: Path | None = None) -> int:
             "Open https://discord.com/developers/applications > your app > Bot and enable\n"
             "the intents listed under 'Privileged Gateway Intents'."
         ) from None
+    except unreachable as exc:
+        raise CliError(
+            f"Could not reach Discord ({type(exc).__name__}: {exc}).\n"
+            "Check this machine's network and DNS, then start the bot again.\n"
+            "The offline commands still work: python -m bot games | simulate | verify"
+        ) from None
     return 0
 
 
-def _discord_errors() -> tuple[type[BaseException], type[BaseException]]:
-    """discord.py's login errors, or never-raised placeholders if it is absent."""
+def _discord_errors() -> tuple[
+    type[BaseException], type[BaseException], tuple[type[BaseException], ...]
+]:
+    """discord.py's login errors and the network failures that mean "Discord is out of reach".
+
+    Never-raised placeholders stand in if discord.py is absent.
+    """
     try:
         import discord
     except ImportError:
-        return _Never, _Never
-    return discord.LoginFailure, discord.PrivilegedIntentsRequired
+        return _Never, _Never, (_Never,)
+    network = (
+        OSError,  # DNS, refused or reset connections (aiohttp's connection errors are OSErrors)
+        TimeoutError,
+        discord.GatewayNotFound,
+        discord.ConnectionClosed,
+        discord.DiscordServerError,
+    )
+    return discord.LoginFailure, discord.PrivilegedIntentsRequired, network
 
 
 class _Never(Exception):

@@ -138,6 +138,26 @@ def test_rejected_token_is_a_message(
     assert run.code == 2 and "Reset Token" in run.err
 
 
+def test_unreachable_discord_is_a_message(
+    clean_env: Path, cli: Any, monkeypatch: pytest.MonkeyPatch, restore_logging: None
+) -> None:
+    """No network (DNS failure, as aiohttp raises it): a message and exit 2, no traceback."""
+    import aiohttp
+
+    monkeypatch.setenv("DISCORD_TOKEN", "tok")
+    module = types.ModuleType("bot.app")
+
+    def run_bot(token: str, db_path: str, dev_guild_id: int | None) -> None:
+        key = types.SimpleNamespace(host="discord.com", port=443, ssl=True)
+        raise aiohttp.ClientConnectorError(key, OSError(-2, "Name or service not known"))  # type: ignore[arg-type]
+
+    module.run_bot = run_bot  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "bot.app", module)
+    run = cli()
+    assert run.code == 2 and "Could not reach Discord" in run.err
+    assert "Traceback" not in run.err and "tok" not in run.err
+
+
 def test_subprocess_without_token_prints_help_not_a_traceback(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "DEV_GUILD_ID")}
     env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
