@@ -247,6 +247,26 @@ def apply_move(pos: Position, occ: list[int], ship: int, dst: int) -> Position:
     return tuple(p)
 
 
+def via_square(b: Board, pos: Position, src: int, dst: int) -> int | None:
+    """The free square a two-square displacement from ``src`` to ``dst`` passes through.
+
+    "La case intermédiaire doit être libre": straight, the middle square; an L,
+    a free corner (when both are free, the one beside ``src`` in its column,
+    i.e. the path that starts along the column). ``None`` for one square.
+    """
+    if is_one_step(b, src, dst):
+        return None
+    occ = occupancy(b, pos)
+    for m in b.neighbours[src]:
+        if m in b.neighbours[dst] and occ[m] == -1:
+            if b.col(m) == b.col(src) or b.row(src) == b.row(dst):
+                return m
+    for m in b.neighbours[src]:
+        if m in b.neighbours[dst] and occ[m] == -1:
+            return m
+    return None
+
+
 def is_one_step(b: Board, src: int, dst: int) -> bool:
     return abs(b.row(src) - b.row(dst)) + abs(b.col(src) - b.col(dst)) == 1
 

@@ -34,6 +34,7 @@ from bot.games.mad.core import (
     corvette_exiled,
     on_board_count,
     turns,
+    via_square,
 )
 from bot.games.mad.notation import matches, turn_text
 from bot.games.mad.state import (
@@ -84,6 +85,23 @@ def teleport_label(t: Turn) -> str:
         a, b = sorted((t[1], t[2]))
         return f"{KINDS[a & 7]} ⇄ {KINDS[b & 7]}"
     return " → ".join(KINDS[s & 7] for s in t[1:]) + f" → {KINDS[t[1] & 7]}"
+
+
+def teleport_button(b: Board, pos: Position, t: Turn) -> Text:
+    """A teleport as a button shows: each ship's digits and squares, e.g.
+    ``112 b2 ⇄ 221 exil`` or ``112 b2→c6 · 121 c6→a1 · 211 a1→b2``."""
+    new = apply_teleport(pos, t)
+
+    def sq(p: int, lang: str) -> str:
+        return ("exil" if lang == "fr" else "exile") if p == EXILE else b.name(p)
+
+    def text(lang: str) -> str:
+        if t[0] == PERM:
+            a, c = sorted((t[1], t[2]))
+            return f"{KINDS[a & 7]} {sq(pos[a], lang)} ⇄ {KINDS[c & 7]} {sq(pos[c], lang)}"
+        return " · ".join(f"{KINDS[s & 7]} {sq(pos[s], lang)}→{sq(new[s], lang)}" for s in t[1:])
+
+    return Text(fr=text("fr"), en=text("en"))
 
 
 def teleport_detail(b: Board, pos: Position, t: Turn) -> Text:
@@ -220,11 +238,16 @@ class MadGame(Game[MadState]):
         pos = state.position()
         options = [self._option(b, pos, t) for t, _ in self.legal_turns(state)]
         if state.offers_this_turn == 0:
+            tb = SIDE_NAMES[state.tiebreak_winner()]
             options.append(
                 Option(
                     id=DRAW,
-                    label=Text(fr="Proposer le départage", en="Propose the tie-break"),
-                    group=Text(fr="Partie", en="Match"),
+                    label=Text(
+                        fr=f"Proposer le départage (semi-victoire des {tb.fr.lower()}s)",
+                        en=f"Propose the tie-break (half victory for {tb.en.lower()})",
+                    ),
+                    group=Text(fr="Départage…", en="Tie-break…"),
+                    row=2,
                     detail=Text(
                         fr="Arrêter la partie d'un commun accord : semi-victoire au dernier à avoir expulsé (aux bleus sinon).",
                         en="Stop the match by agreement: half victory to the last side to expel (blue if none).",
@@ -235,14 +258,20 @@ class MadGame(Game[MadState]):
         first = state.positioning_turn()
         prompt = (
             Text(
-                fr=f"{SIDE_NAMES[side].fr} : tour de positionnement (permutation, rotation ou passe).",
-                en=f"{SIDE_NAMES[side].en}: positioning turn (permutation, rotation or pass).",
+                fr="Tour de positionnement : une permutation, une rotation, ou passer.",
+                en="Positioning turn: a permutation, a rotation, or pass.",
             )
             if first
             else Text(
-                fr=f"{SIDE_NAMES[side].fr} : choisissez un vaisseau puis son coup.",
-                en=f"{SIDE_NAMES[side].en}: choose a ship, then its move.",
+                fr="Choisissez un vaisseau puis sa destination, "
+                "ou une téléportation (permutation, rotation).",
+                en="Choose a ship, then its destination, or a teleport (permutation, rotation).",
             )
+        )
+        example = next((o.id for o in options if "-" in o.id), options[0].id)
+        hint = Text(
+            fr=f"Ou tapez le coup : `/arène jouer coup:{example}` (notation : `/arène règles`).",
+            en=f"Or type the move: `/arena play text:{example}` (notation: `/arena rules`).",
         )
         suffix = "" if state.offers_this_turn == 0 else f"r{state.offers_this_turn}"
         return [
@@ -254,6 +283,7 @@ class MadGame(Game[MadState]):
                 options=options,
                 timing="turn",
                 subject=SIDE_NAMES[side].en.lower(),
+                hint=hint,
             )
         ]
 
@@ -264,6 +294,7 @@ class MadGame(Game[MadState]):
                 id=oid,
                 label=Text(fr="Passer", en="Pass"),
                 group=Text(fr="Positionnement", en="Positioning"),
+                row=1,
                 detail=Text(fr="Garder la position initiale.", en="Keep the starting position."),
             )
         if t[0] == MOVE:
@@ -271,19 +302,19 @@ class MadGame(Game[MadState]):
             name = ship_text(ship)
             group = Text(fr=f"{name.fr} en {b.name(src)}", en=f"{name.en} on {b.name(src)}")
             victim = next((s for s in range(16) if pos[s] == dst), None)
-            fr = f"→ {b.name(dst)}"
-            en = fr
+            fr = en = f"{KINDS[ship & 7]} {b.name(src)} → {b.name(dst)}"
             if victim is not None:
-                fr += f" ✕{KINDS[victim & 7]}"
-                en += f" ✕{KINDS[victim & 7]}"
+                fr += f" · ✕ expulse {KINDS[victim & 7]}"
+                en += f" · ✕ expels {KINDS[victim & 7]}"
             detail = None
             if bonus is not None:
-                fr += f" + {teleport_label(bonus)}"
-                en += f" + {teleport_label(bonus)}"
                 moved = list(pos)
                 if victim is not None:
                     moved[victim] = EXILE
                 moved[ship] = dst
+                extra = teleport_button(b, tuple(moved), bonus)
+                fr += f" · ★ bonus {extra.fr}"
+                en += f" · ★ bonus {extra.en}"
                 d = teleport_detail(b, tuple(moved), bonus)
                 detail = Text(fr="Coup bonus : " + d.fr, en="Bonus move: " + d.en)
             elif victim is not None:
@@ -300,11 +331,12 @@ class MadGame(Game[MadState]):
             )
         return Option(
             id=oid,
-            label=Text(fr=teleport_label(t), en=teleport_label(t)),
+            label=teleport_button(b, pos, t),
             group=Text(
                 fr="Permutation" if t[0] == PERM else "Rotation",
                 en="Permutation" if t[0] == PERM else "Rotation",
             ),
+            row=1,
             detail=teleport_detail(b, pos, t),
         )
 
@@ -388,6 +420,7 @@ class MadGame(Game[MadState]):
         elif t[0] == MOVE:
             _, ship, src, dst, bonus = t
             last.src, last.dst, last.ship = src, dst, ship
+            last.via = via_square(b, pos, src, dst)
             last.expelled = expelled
             fr += f"{KINDS[ship & 7]} {text}"
             en += f"{KINDS[ship & 7]} {text}"
@@ -519,6 +552,7 @@ class MadGame(Game[MadState]):
                 "dst": None if last.dst is None else b.name(last.dst),
                 "expelled": list(last.expelled),
                 "teleported": list(last.teleported),
+                "via": None if last.via is None else b.name(last.via),
             },
             "result": None
             if state.result is None

@@ -124,10 +124,10 @@ def _fit_text(
     d.text(xy, text, font=font(size, bold), fill=fill, anchor="lm")
 
 
-def _arrow(
-    d: ImageDraw.ImageDraw, a: tuple[float, float], b: tuple[float, float], width: int
-) -> None:
-    d.line((a, b), fill=HIGHLIGHT, width=width)
+def _arrow(d: ImageDraw.ImageDraw, path: list[tuple[float, float]], width: int) -> None:
+    """The displacement's path, square centre to square centre (orthogonal legs only)."""
+    d.line(path, fill=HIGHLIGHT, width=width, joint="curve")
+    a = path[0]
     r = width * 1.3
     d.ellipse((a[0] - r, a[1] - r, a[0] + r, a[1] + r), fill=HIGHLIGHT)
 
@@ -215,8 +215,10 @@ def render_board(view: dict[str, Any], lang: str = "en") -> bytes:
             width=3,
         )
     if src and dst:
-        (x0, y0), (x1, y1) = xy(src), xy(dst)
-        _arrow(d, (x0 + cell / 2, y0 + cell / 2), (x1 + cell / 2, y1 + cell / 2), 8)
+        # Through the free intermediate square of a two-square move: never a diagonal.
+        names = [src, *([last["via"]] if last.get("via") else []), dst]
+        path = [(x + cell / 2, y + cell / 2) for x, y in map(xy, names)]
+        _arrow(d, path, 8)
 
     # --- ships on the board --------------------------------------------------------------
     pad = cell * 0.1

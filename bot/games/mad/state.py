@@ -47,6 +47,8 @@ class LastTurn(BaseModel):
     ship: int | None = None
     src: int | None = None
     dst: int | None = None
+    via: int | None = None
+    """The free square a two-square displacement went through (drawn, never a diagonal)."""
     expelled: list[int] = Field(default_factory=list)
     """Ships expelled by the displacement."""
     teleported: list[int] = Field(default_factory=list)

@@ -165,9 +165,37 @@ def test_view_carries_everything_the_renderer_needs() -> None:
         "dst": "b4",
         "expelled": [10],
         "teleported": [],
+        "via": None,
     }
     assert {s["kind"] for s in v["ships"] if s["square"] is None and s["side"] == BLUE} >= {"121"}
     assert GAME.view(st, 0) == {**v, "seat": 0}  # nothing is secret in MAD
+
+
+def test_two_square_move_is_drawn_through_its_free_square_never_diagonally() -> None:
+    """Le déplacement: no diagonal; a 2-square L move goes through a free square.
+
+    The view names that square (``via``) and the image draws the path through
+    its centre, so the highlight never suggests a diagonal move.
+    """
+    from io import BytesIO
+
+    from PIL import Image
+
+    from bot.render.common import HIGHLIGHT
+
+    st = state("6x4", "R111@a1 B111@d6 R211@b3 R121@b4")  # b4 taken: b3-c4 goes via c3
+    play(st, "b3-c4")
+    v = GAME.view(st, None)
+    assert v["last"]["via"] == "c3"
+    img = Image.open(BytesIO(GAME.render(v, "fr"))).convert("RGB")
+    # c3's centre on the 6x4 image (40 px labels, 96 px header, 128 px cells).
+    assert img.getpixel((40 + 2 * 128 + 64, 96 + 3 * 128 + 64)) == HIGHLIGHT
+    st2 = state("6x4", "R111@a1 B111@d6 R211@b3")
+    play(st2, "b3-b5")
+    assert GAME.view(st2, None)["last"]["via"] == "b4"
+    st3 = state("6x4", "R111@a1 B111@d6 R211@b3")
+    play(st3, "b3-b4")
+    assert GAME.view(st3, None)["last"]["via"] is None
 
 
 @pytest.mark.parametrize("board_id", ["6x4", "5x5"])
