@@ -338,3 +338,50 @@ def test_refused_tiebreak_returns_the_turn_without_a_second_offer() -> None:
 def test_positions_are_consistent(board_id: str) -> None:
     p = place(board_id, "R111@a1 B111@b2")
     assert p.count(EXILE) == 14
+
+
+def test_tiebreak_counts_exactly_40_turns_after_the_last_expulsion() -> None:
+    """Départage: "resté constant pendant 40 tours consécutifs (20 pour chaque joueur)".
+
+    Played turn by turn: after red's expulsion, 39 quiet turns (a teleport
+    through exile among them: one out, one in, same count) leave the match
+    running; the 40th ends it, half victory to red, the last to expel.
+    """
+    st = state("6x4", "R111@a1 B111@d6 R121@b2 B211@b3 B212@c6")
+    play(st, "b2xb3")
+    assert st.streak == 0 and st.last_expeller == RED
+    blue = ["c6-c5", "c5-c6"]
+    b = board("6x4")
+    for i in range(TIEBREAK_TURNS):
+        assert GAME.outcome(st) is None, f"over after {i} quiet turns"
+        if st.to_move == BLUE:
+            play(st, blue[(i // 2) % 2])
+        elif i == 21:
+            play(st, "121=212")  # 121 to exile, 212 in: the count stays the same
+            assert st.pos[2] == EXILE and st.pos[5] != EXILE
+        else:
+            src = b.name(st.pos[5] if st.pos[2] == EXILE else st.pos[2])
+            play(st, f"{src}-{'c3' if src == 'b3' else 'b3'}")
+    assert st.streak == TIEBREAK_TURNS
+    out = GAME.outcome(st)
+    assert out is not None and out.half and out.winners == [RED]
+    assert out.scores == {RED: 0.5, BLUE: 0.0}
+
+
+def test_last_row_on_the_5x5_board() -> None:
+    """Coup bonus on 5 x 5: red's last row is row 5, blue's is row 1; row 4/2 give no bonus."""
+    st = state("5x5", "R111@a1 B111@e5 R112@b4 R121@c3")
+    got = ids(st)
+    assert "b4-b5+112=221" in got
+    assert not any(i.startswith("c3-c4+") for i in got)
+    st_b = state("5x5", "R111@a1 B111@e5 B112@d2 B121@c3", to_move=BLUE)
+    got_b = ids(st_b)
+    assert "d2-d1+112=221" in got_b
+    assert not any(i.startswith("c3-c2+") for i in got_b)
+
+
+def test_positioning_turn_is_on_by_default() -> None:
+    """RULINGS: the positioning turn is on unless the host switches it off."""
+    st = GAME.setup(_seats(), "duel", {}, _ctx())
+    assert st.positioning and "pass" in ids(st)
+    assert not any("-" in i or "x" in i[2:3] for i in ids(st))
