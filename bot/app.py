@@ -20,6 +20,10 @@ from bot.gm import Clock, GameMaster, SystemClock
 from bot.store import Store
 
 log = logging.getLogger(__name__)
+# aiosqlite logs every SQL statement with its parameters at DEBUG, and the
+# stored snapshots and decisions hold hands and secret picks: "Secrets stay
+# secret" (a log line) holds even when the bot runs at DEBUG.
+logging.getLogger("aiosqlite").setLevel(logging.INFO)
 
 EXTENSIONS = ("cogs.arena",)
 TICK_SECONDS = 5.0
