@@ -34,6 +34,9 @@ class Option(BaseModel):
     stats: dict[str, int | str] = Field(default_factory=dict)
     emoji: str | None = None
     style: Literal["primary", "secondary", "success", "danger"] = "secondary"
+    row: int | None = None
+    """Front-end layout hint: the button row (0-4) this option sits on, e.g. a hex
+    compass (NW NE / W E / SW SE). Options without one are packed after."""
 
 
 class Decision(BaseModel):
@@ -48,6 +51,8 @@ class Decision(BaseModel):
     secret: bool = False
     subject: str | None = None
     """The fighter/piece this decision is for, named in every prompt."""
+    hint: Text | None = None
+    """A line shown only in the private prompt (e.g. how to type the move instead)."""
 
     def option(self, option_id: str) -> Option | None:
         for opt in self.options:

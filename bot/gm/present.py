@@ -14,7 +14,7 @@ from bot.engine.registry import get_game
 from bot.gm import timers as tm
 from bot.gm.ids import cid
 from bot.gm.msg import Attachment, Button, Embed, Msg, Row, Select, SelectOption, clip
-from bot.i18n import t
+from bot.i18n import t, t_or
 
 COLOUR = 0xE0A030
 EMBED_CHUNK = 3900
@@ -211,10 +211,12 @@ def _counts(counts: list[int], lang: str) -> str:
     return (" " + t(lang, "or") + " ").join(str(c) for c in counts)
 
 
-def who(match: Match, seat: int, subject: str | None) -> str:
+def who(match: Match, seat: int, subject: str | None, lang: str = "en") -> str:
     s = match.seats[seat]
     name = f"<@{s.user_id}>" if s.user_id is not None and not s.ai else s.name
-    return f"{name} ({subject})" if subject and subject != s.name else name
+    if not subject or subject == s.name:
+        return name
+    return f"{name} ({t_or(lang, f'subject.{subject}', subject)})"
 
 
 def round_msg(
@@ -229,10 +231,10 @@ def round_msg(
     info = match.game.info
     lines: list[str] = []
     for seat, subject in answered:
-        lines.append("✅ " + t(lang, "round.chosen", who=who(match, seat, subject)))
+        lines.append("✅ " + t(lang, "round.chosen", who=who(match, seat, subject, lang)))
     for d in pending:
         line = "⏳ " + t(
-            lang, "round.waiting", who=who(match, d.seat, d.subject), what=d.prompt.get(lang)
+            lang, "round.waiting", who=who(match, d.seat, d.subject, lang), what=d.prompt.get(lang)
         )
         if d.key in deadlines:
             line += " · " + t(lang, "round.until", ts=int(deadlines[d.key]))

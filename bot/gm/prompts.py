@@ -4,6 +4,8 @@ Layout rules (Discord: 5 rows of 5 buttons, 25 options per select):
 - options carrying ``Option.group`` form a two-level menu: first the groups
   (a ship), then that group's options (its destinations) with a Back button;
 - up to 20 entries are buttons (4 rows), keeping the last row for navigation;
+  ``Option.row`` bands lay them out (a hex compass: NW NE / W E / SW SE; the
+  tie-break offer apart from the moves), else five to a row;
 - more become selects of 25 (up to 4 selects), then pages.
 Labels show ``Option.stats`` (a card's initiative, move, melee...) so the
 player never has to look a card up. Custom ids carry an option *index*.
@@ -31,6 +33,7 @@ class Entry:
     style: str = "secondary"
     emoji: str | None = None
     description: str | None = None
+    row: int | None = None
 
 
 STAT_SYMBOLS: dict[str, str] = {
@@ -109,13 +112,39 @@ def entries(decision: Decision, lang: str, group: int | None) -> list[Entry]:
                 g = opt.group.get(lang)
                 if g not in added:
                     added.add(g)
-                    out.append(Entry(label=g, kind="g", index=groups.index(g), style="primary"))
+                    out.append(_group_entry(decision, g, groups.index(g), lang))
         return out
     wanted = groups[group] if group is not None and 0 <= group < len(groups) else None
     for i, opt in enumerate(decision.options):
         if wanted is None or (opt.group is not None and opt.group.get(lang) == wanted):
             out.append(_opt_entry(opt, i, lang))
     return out
+
+
+def _group_entry(decision: Decision, label: str, index: int, lang: str) -> Entry:
+    """A group button: on its options' row; red when every option in it is (a tie-break offer)."""
+    members = [o for o in decision.options if o.group is not None and o.group.get(lang) == label]
+    danger = all(o.style == "danger" for o in members)
+    return Entry(
+        label=label,
+        kind="g",
+        index=index,
+        style="danger" if danger else "primary",
+        row=members[0].row,
+    )
+
+
+def button_rows(items: list[Entry], max_rows: int) -> list[list[Entry]]:
+    """Entries as button rows: options without a row first (five a row), then each
+    ``row`` band on its own line(s); plain packing when the bands would not fit."""
+    bands: dict[int | None, list[Entry]] = {}
+    for e in items:
+        bands.setdefault(e.row, []).append(e)
+    order = sorted(bands, key=lambda r: -1 if r is None else r)
+    rows = [band[n : n + 5] for r in order for band in [bands[r]] for n in range(0, len(band), 5)]
+    if len(rows) > max_rows:
+        rows = [items[n : n + 5] for n in range(0, len(items), 5)]
+    return rows
 
 
 def _opt_entry(opt: Option, i: int, lang: str) -> Entry:
@@ -129,12 +158,20 @@ def _opt_entry(opt: Option, i: int, lang: str) -> Entry:
         style=opt.style,
         emoji=opt.emoji,
         description=desc,
+        row=opt.row,
     )
 
 
+def subject_name(subject: str, lang: str) -> str:
+    """A subject word a game names in English (MAD's ``red``) in the reader's language."""
+    return t_or(lang, f"subject.{subject}", subject)
+
+
 def header(decision: Decision, seat_name: str, lang: str, due_at: float | None) -> str:
-    who = decision.subject or seat_name
+    who = subject_name(decision.subject, lang) if decision.subject else seat_name
     line = t(lang, "prompt.header", who=who, prompt=decision.prompt.get(lang))
+    if decision.hint is not None:
+        line += "\n-# " + decision.hint.get(lang)
     if due_at is not None:
         line += "\n" + t(lang, "prompt.deadline", ts=int(due_at))
     return line
@@ -165,22 +202,20 @@ def decision_msg(
     rows: list[Row] = []
     nav: list[Button] = []
     if len(items) <= BUTTONS_MAX:
-        row: list[Button] = []
-        for e in items:
-            action = "pick" if e.kind == "o" else "grp"
-            row.append(
-                Button(
-                    label=e.label,
-                    custom_id=cid(mid, action, version, f"{tag}.{e.index}"),
-                    style=e.style,  # type: ignore[arg-type]
-                    emoji=e.emoji,
-                )
+        for line in button_rows(items, 5 if group is None else 4):
+            rows.append(
+                [
+                    Button(
+                        label=e.label,
+                        custom_id=cid(
+                            mid, "pick" if e.kind == "o" else "grp", version, f"{tag}.{e.index}"
+                        ),
+                        style=e.style,  # type: ignore[arg-type]
+                        emoji=e.emoji,
+                    )
+                    for e in line
+                ]
             )
-            if len(row) == 5:
-                rows.append(row)
-                row = []
-        if row:
-            rows.append(row)
     else:
         pages = (len(items) + PAGE - 1) // PAGE
         page = max(0, min(page, pages - 1))

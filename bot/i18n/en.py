@@ -63,6 +63,8 @@ MESSAGES: dict[str, str] = {
     "prompt.prev": "Previous",
     "prompt.next": "Next",
     "prompt.back": "Back",
+    "subject.red": "Red",
+    "subject.blue": "Blue",
     "prompt.done": "✅ {who}: {choice}",
     # DMs
     "dm.header": "Match #{mid} in {where}:",

@@ -63,6 +63,8 @@ MESSAGES: dict[str, str] = {
     "prompt.prev": "Précédent",
     "prompt.next": "Suivant",
     "prompt.back": "Retour",
+    "subject.red": "Rouge",
+    "subject.blue": "Bleu",
     "prompt.done": "✅ {who} : {choice}",
     # messages privés
     "dm.header": "Partie n°{mid} dans {where} :",
