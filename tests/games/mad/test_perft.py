@@ -204,3 +204,29 @@ def test_cli_prints_each_depth(capsys: pytest.CaptureFixture[str]) -> None:
 def test_cli_rejects_bad_arguments() -> None:
     with pytest.raises(SystemExit):
         main(["--board", "7x7"])
+
+
+@pytest.mark.parametrize(
+    "board_id,spec,side",
+    [
+        # red bonus: forward, lateral along row 6, after an expulsion, with exiled complements
+        ("6x4", "R111@a1 B111@d6 R112@b5 R221@c6 R122@a2 R212@c2 B121@a6", 0),
+        # blue bonus on row 1, a two-sail ship moving one square, a rotation with one exiled
+        ("6x4", "R111@d6 B111@a6 B211@b2 B121@c1 B112@a3 R122@b1 R222@d1", 1),
+        # the enemy corvette on the last row: its expulsion ends the match, no bonus
+        ("5x5", "R111@a1 B111@c5 R221@c4 R112@b5 R212@e4 B222@d5", 0),
+        # 5x5 blue, lateral moves on row 1 and an exiled cruiser (own-goal permutation)
+        ("5x5", "R111@e5 B111@c1 B212@b1 B121@d2 B122@a4 R211@a1", 1),
+    ],
+)
+def test_reference_generator_agrees_on_bonus_positions(board_id: str, spec: str, side: int) -> None:
+    """Coup bonus corner cases, built by hand: the fast generator equals the reference."""
+    from tests.games.mad.helpers import place
+
+    pos = place(board_id, spec)
+    b = board(board_id)
+    fast = {frozenset(to_ref(board_id, p).items()) for p in successors(b, pos, side, False)}
+    ref = {
+        frozenset(w.items()) for w in ref_turns(board_id, to_ref(board_id, pos), "RB"[side], False)
+    }
+    assert fast == ref and len(fast) > 10
