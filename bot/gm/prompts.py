@@ -64,6 +64,13 @@ def stat_value(value: object, lang: str) -> str:
     return str(value)
 
 
+def shown_stats(opt: Option, lang: str) -> dict[str, int | str]:
+    """The stats a button adds to its label: not one the label already names
+    (Arena!'s ``↗ NE F5`` needs no ``➡️F5``)."""
+    words = opt.label.get(lang).split()
+    return {k: v for k, v in opt.stats.items() if not isinstance(v, str) or v not in words}
+
+
 def stats_text(opt: Option, lang: str = "en", *, compact: bool = False) -> str:
     """``Option.stats`` for a player: words in their language, or symbols on buttons.
 
@@ -71,7 +78,7 @@ def stats_text(opt: Option, lang: str = "en", *, compact: bool = False) -> str:
     its values, only untranslated).
     """
     parts = []
-    for k, v in opt.stats.items():
+    for k, v in (shown_stats(opt, lang) if compact else opt.stats).items():
         value = stat_value(v, lang)
         sym = STAT_SYMBOLS.get(k) if compact else None
         parts.append(f"{sym}{value}" if sym else f"{stat_name(k, lang)} {value}")
@@ -82,7 +89,7 @@ def stats_legend(decision: Decision, lang: str) -> str:
     """The symbols used on this prompt's buttons, named in the reader's language."""
     keys: list[str] = []
     for opt in decision.options:
-        keys += [k for k in opt.stats if k in STAT_SYMBOLS and k not in keys]
+        keys += [k for k in shown_stats(opt, lang) if k in STAT_SYMBOLS and k not in keys]
     return " · ".join(f"{STAT_SYMBOLS[k]} {stat_name(k, lang)}" for k in keys)
 
 

@@ -70,6 +70,17 @@ SUMMARY = Text(
 )
 
 
+COMPASS: list[tuple[str, int]] = [
+    ("nw", 0),
+    ("ne", 0),
+    ("w", 1),
+    ("e", 1),
+    ("sw", 2),
+    ("se", 2),
+]
+"""Direction buttons as a hex compass: (direction, button row)."""
+
+
 def _stats_text(move: int, atk: int, dfn: int) -> Text:
     return Text(
         fr=f"bouge {move} · attaque {atk}🎲 · défense {dfn}🎲",
@@ -303,7 +314,11 @@ class ArenaGame(Game[ArenaState]):
 
     def _fight_options(self, state: ArenaState, turn: Turn, f: Fighter) -> list[Option]:
         options: list[Option] = []
-        for d in legal_steps(state, turn):
+        # Laid out like a hex compass (NW NE / W E / SW SE); the stat names the hex.
+        legal = set(legal_steps(state, turn))
+        for d, row in COMPASS:
+            if d not in legal:
+                continue
             dest = step(f.pos, d)
             lab = DIRECTION_LABELS[d]
             options.append(
@@ -311,6 +326,7 @@ class ArenaGame(Game[ArenaState]):
                     id=d,
                     label=Text(fr=f"{lab.fr} {label(dest)}", en=f"{lab.en} {label(dest)}"),
                     stats={"to": label(dest)},
+                    row=row,
                 )
             )
         if not turn.attacked:
@@ -320,7 +336,10 @@ class ArenaGame(Game[ArenaState]):
                 options.append(
                     Option(
                         id=f"atk{t.seat}",
-                        label=Text(fr=f"Attaquer {t.name}", en=f"Attack {t.name}"),
+                        label=Text(
+                            fr=f"Attaquer {t.name} en {label(t.pos)}",
+                            en=f"Attack {t.name} on {label(t.pos)}",
+                        ),
                         detail=Text(
                             fr=f"{atk}🎲 contre {dfn}🎲, touché : -{hurt} PV ; {t.name} a {t.hp} PV",
                             en=f"{atk}🎲 vs {dfn}🎲, a hit: -{hurt} HP; {t.name} has {t.hp} HP",
@@ -328,6 +347,7 @@ class ArenaGame(Game[ArenaState]):
                         stats={"atk": atk, "def": dfn, "dmg": hurt, "hp": t.hp},
                         emoji="⚔️",
                         style="danger",
+                        row=3,
                     )
                 )
         if self._may_end(state, turn, f):
@@ -336,6 +356,7 @@ class ArenaGame(Game[ArenaState]):
                     id="end",
                     label=Text(fr="Finir sans attaquer", en="End without attacking"),
                     emoji="⏹️",
+                    row=4,
                 )
             )
         return options
@@ -353,17 +374,29 @@ class ArenaGame(Game[ArenaState]):
     def _fight_decision(self, state: ArenaState, turn: Turn, f: Fighter) -> Decision:
         rem = remaining_steps(turn)
         path = " → ".join(label(h) for h in turn.path)
+        trail = Text(fr=f" (chemin {path})", en=f" (path {path})") if len(turn.path) > 1 else None
+        steps = (
+            Text(fr="déplacement terminé", en="move complete")
+            if rem <= 0
+            else Text(
+                fr=f"encore {rem} case{'s' if rem > 1 else ''}",
+                en=f"{rem} more hex{'es' if rem > 1 else ''}",
+            )
+        )
+        attack = (
+            Text(fr="attaque faite", en="attack done")
+            if turn.attacked
+            else Text(fr="une attaque possible", en="one attack available")
+        )
         return Decision(
             key=f"t{turn.number}:f{turn.choices}",
             seat=f.seat,
             kind="fight",
             prompt=Text(
-                fr=f"{f.name} en {label(f.pos)} ({path}) : encore {rem} case(s)"
-                + ("" if turn.attacked else ", attaque possible")
-                + ".",
-                en=f"{f.name} on {label(f.pos)} ({path}): {rem} hex(es) to go"
-                + ("" if turn.attacked else ", attack available")
-                + ".",
+                fr=f"{f.name} en {label(f.pos)}{trail.fr if trail else ''} : "
+                f"{steps.fr}, {attack.fr}.",
+                en=f"{f.name} on {label(f.pos)}{trail.en if trail else ''}: "
+                f"{steps.en}, {attack.en}.",
             ),
             options=self._fight_options(state, turn, f),
             subject=f.name,
