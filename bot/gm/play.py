@@ -10,6 +10,7 @@ from bot.gm.apply import ApplyMixin
 from bot.gm.ids import key_tag
 from bot.gm.live import Live
 from bot.gm.msg import CONTENT_MAX, Actor, Msg, Reply, clip
+from bot.gm.prompts import subject_name
 from bot.i18n import t
 
 log = logging.getLogger(__name__)
@@ -113,7 +114,12 @@ class PlayMixin(ApplyMixin):
         opt = d.option(option_id)
         label = opt.label.get(lang) if opt else option_id
         done = Msg(
-            content=t(lang, "prompt.done", who=d.subject or match.seats[d.seat].name, choice=label)
+            content=t(
+                lang,
+                "prompt.done",
+                who=subject_name(d.subject, lang) if d.subject else match.seats[d.seat].name,
+                choice=label,
+            )
         )
         before = match.version
         await self._advance(live)

@@ -292,8 +292,8 @@ class MadGame(Game[MadState]):
         if t[0] == PASS:
             return Option(
                 id=oid,
-                label=Text(fr="Passer", en="Pass"),
-                group=Text(fr="Positionnement", en="Positioning"),
+                label=Text(fr="Passer (garder la position de départ)", en="Pass (keep the start)"),
+                group=Text(fr="Passer…", en="Pass…"),
                 row=1,
                 detail=Text(fr="Garder la position initiale.", en="Keep the starting position."),
             )
