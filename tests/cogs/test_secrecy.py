@@ -34,13 +34,15 @@ from typing import Any
 import pytest
 
 from bot.app import ArenaBot
-from bot.engine import Match, Option
+from bot.engine import Decision, Match, Option
 from bot.games.mad_arena.combat import is_dragon
 from bot.games.mad_arena.labels import card_label, card_stats
 from bot.games.mad_arena.labels import stats_text as card_values
 from bot.games.mad_arena.state import MAState
 from bot.gm import present
 from bot.gm.ids import BUTTON_ACTIONS, PATTERN, SELECT_ACTIONS
+from bot.gm.ids import cid as make_cid
+from bot.gm.msg import Button
 from bot.gm.prompts import stats_text as option_values
 from tests.cogs.driver import SETTLE, Driver
 from tests.harness import runner
@@ -352,6 +354,8 @@ async def play(d: SecretDriver, users: int, mode: str, seed: int) -> SecrecyChec
     checker = d.checker
     assert checker is not None
     assert checker.public_pngs and checker.render_seats
+    # discord.py's DEBUG records were captured (and checked).
+    assert any(r.name.startswith("discord.") for r in checker.caplog.records)
     # The detector had secrets to look for, values strings among them.
     assert checker.terms_checked > 100 and checker.value_terms > 10
     return checker
@@ -376,6 +380,31 @@ async def test_a_private_event_made_public_is_caught(
         present, "log_lines", lambda events, lang: [e.text.get(lang) for e in events]
     )
     with pytest.raises(Leak, match="unrevealed pick"):
+        await play(sd, 2, "team-spirit", 12)
+    sd.checker = None
+
+
+@pytest.mark.parametrize("where", ["footer", "label"])
+async def test_a_hand_on_the_public_board_is_caught(
+    sd: SecretDriver, monkeypatch: pytest.MonkeyPatch, where: str
+) -> None:
+    """Plant a leak: the round board shows a card of a pending pick (still in hand)."""
+    original = present.round_msg
+
+    def leaky(mid: int, match: Match, pending: list[Decision], *a: Any, **kw: Any) -> Any:
+        msg = original(mid, match, pending, *a, **kw)
+        picks = [d for d in pending if d.secret]
+        if picks and msg.rows:
+            label = picks[0].options[-1].label.en
+            if where == "footer":
+                msg.embeds[0].footer = f"{msg.embeds[0].footer} {label}"
+            else:
+                extra = Button(label, make_cid(mid, "hand", match.version, "1"), disabled=True)
+                msg.rows.append([extra])
+        return msg
+
+    monkeypatch.setattr(present, "round_msg", leaky)
+    with pytest.raises(Leak, match="hand"):
         await play(sd, 2, "team-spirit", 12)
     sd.checker = None
 
