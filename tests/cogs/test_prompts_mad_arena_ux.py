@@ -79,6 +79,9 @@ async def test_mad_prompt_names_the_side_mentions_typing_and_speaks_one_language
         assert text.startswith(side), text
         typed = {"fr": "`/arène jouer coup:", "en": "`/arena play text:"}[lang]
         assert typed in text
+        # The example is a real notation of this turn, and it is accepted as typed.
+        example = text.split(typed)[1].split("`")[0]
+        assert example in {o.id for o in x.options} and "pass" not in example
         # The positioning turn: pass, permutation, rotation; the tie-break offer apart, in red.
         rows = rows_of(d, prompt)
         assert [c["label"] for c in rows[-1]] == [{"fr": "Départage…", "en": "Tie-break…"}[lang]]

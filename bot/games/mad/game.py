@@ -268,7 +268,8 @@ class MadGame(Game[MadState]):
                 en="Choose a ship, then its destination, or a teleport (permutation, rotation).",
             )
         )
-        example = next((o.id for o in options if "-" in o.id), options[0].id)
+        # A move, else a permutation, as the example (``pass`` reads as English).
+        example = next((o.id for mark in "-=>" for o in options if mark in o.id), options[0].id)
         hint = Text(
             fr=f"Ou tapez le coup : `/arène jouer coup:{example}` (notation : `/arène règles`).",
             en=f"Or type the move: `/arena play text:{example}` (notation: `/arena rules`).",
