@@ -176,7 +176,11 @@ def subject_name(subject: str, lang: str) -> str:
 
 def header(decision: Decision, seat_name: str, lang: str, due_at: float | None) -> str:
     who = subject_name(decision.subject, lang) if decision.subject else seat_name
-    line = t(lang, "prompt.header", who=who, prompt=decision.prompt.get(lang))
+    prompt = decision.prompt.get(lang)
+    if prompt.startswith(who + " ") or prompt.startswith(who + ","):
+        line = f"**{who}**{prompt[len(who) :]}"  # "**Ann** en D4 : ...", not "**Ann** — Ann en D4"
+    else:
+        line = t(lang, "prompt.header", who=who, prompt=prompt)
     if decision.hint is not None:
         line += "\n-# " + decision.hint.get(lang)
     if due_at is not None:

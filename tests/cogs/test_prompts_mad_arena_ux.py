@@ -167,7 +167,7 @@ async def test_arena_posture_buttons_show_move_attack_and_defence(
     try:
         assert x.kind == "posture"
         text = d.fake.message(prompt.id).text()
-        assert text.startswith(f"**{x.subject}**")
+        assert text.startswith(f"**{x.subject}** (7 ")  # named once, in bold
         legend = {
             "fr": "👣 déplacement · 🗡️ dés d'attaque · 🛡️ dés de défense",
             "en": "👣 move · 🗡️ attack dice · 🛡️ defence dice",
@@ -193,7 +193,7 @@ def test_arena_direction_buttons_read_like_a_hex_compass() -> None:
     assert "➡️" not in msg.content  # the hex is named once, on the label
     en = [[b.label for b in row] for row in buttons(decision_msg(1, 0, x, "Ann", "en"))]
     assert en[0] == ["↖ NW C3", "↗ NE C4"] and en[1] == ["← W D3", "→ E D5"]
-    assert msg.content.startswith("**Ann** — Ann en D4 : encore 4 cases, une attaque possible.")
+    assert msg.content.startswith("**Ann** en D4 : encore 4 cases, une attaque possible.")
 
 
 def test_arena_a_blocked_direction_leaves_the_others_in_compass_order() -> None:
@@ -226,7 +226,7 @@ def test_arena_attack_names_the_target_both_dice_and_then_the_remaining_steps() 
     play(state, 0, "atk1", dice=[6, 6, 6, 1])
     [after] = ARENA.pending(state)
     content = decision_msg(1, 0, after, "Ann", "fr").content
-    assert "Ann en D4 : encore 3 cases, attaque faite." in content
+    assert "**Ann** en D4 : encore 3 cases, attaque faite." in content
     assert not any(o.id.startswith("atk") for o in after.options)
 
 
