@@ -25,9 +25,11 @@ from tests.harness.fake_discord import FakeMessage
 
 ARENA = ArenaGame()
 ENGLISH_WORDS = re.compile(
-    r"\b(red|blue|choose|ship|Match|Pass|Back|attack|move|hex|Deadline|Positioning)\b"
+    r"\b(red|blue|choose|ship|Match|Pass|Back|attack|move|hex|Deadline|Positioning)\b", re.I
 )
-FRENCH_WORDS = re.compile(r"\b(Rouge|Bleu|Choisissez|vaisseau|Retour|Passer|attaque|case)\b")
+FRENCH_WORDS = re.compile(
+    r"\b(Rouge|Bleu|Choisissez|vaisseau|Retour|Passer|attaque|case|Limite)\b", re.I
+)
 LOCALE = {"fr": "fr", "en": "en-US"}
 WORDS = {
     "fr": ("Rejoindre", "Lancer", "Faire mon choix"),

@@ -258,14 +258,14 @@ class MadGame(Game[MadState]):
         first = state.positioning_turn()
         prompt = (
             Text(
-                fr="Tour de positionnement : une permutation, une rotation, ou passer.",
-                en="Positioning turn: a permutation, a rotation, or pass.",
+                fr="tour de positionnement : une permutation, une rotation, ou passer.",
+                en="positioning turn: a permutation, a rotation, or pass.",
             )
             if first
             else Text(
-                fr="Choisissez un vaisseau puis sa destination, "
+                fr="choisissez un vaisseau puis sa destination, "
                 "ou une téléportation (permutation, rotation).",
-                en="Choose a ship, then its destination, or a teleport (permutation, rotation).",
+                en="choose a ship, then its destination, or a teleport (permutation, rotation).",
             )
         )
         # A move, else a permutation, as the example (``pass`` reads as English).
