@@ -261,3 +261,22 @@ def test_every_label_fits_and_french_prompts_hold_no_english() -> None:
         for lab in labels(m):
             assert len(lab) <= 80
         assert not ENGLISH_WORDS.search(m.content + " ".join(labels(m))), m.content
+
+
+def test_mad_tie_break_answer_names_who_answers_and_who_wins() -> None:
+    from tests.games.mad.helpers import play as mad_play
+
+    st = mad_state("6x4", "R111@a1 R112@b5 R221@c1 R212@c5 B111@d6 B121@c6 B222@a6")
+    mad_play(st, "draw")
+    [x] = MAD.pending(st)
+    fr = decision_msg(1, 0, x, "Bob", "fr")
+    assert fr.content.startswith("**Bleu** — Rouge propose d'arrêter la partie (départage)")
+    assert "semi-victoire des bleus" in fr.content
+    assert [(b.label, b.style) for row in buttons(fr) for b in row] == [
+        ("Accepter", "success"),
+        ("Refuser", "danger"),
+    ]
+    en = decision_msg(1, 0, x, "Bob", "en")
+    assert (
+        en.content.startswith("**Blue** — Red proposes") and "half victory for blue" in en.content
+    )
