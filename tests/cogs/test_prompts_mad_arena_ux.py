@@ -20,6 +20,7 @@ from bot.gm.msg import Button
 from bot.gm.prompts import decision_msg
 from tests.cogs.driver import Driver
 from tests.games.arena.helpers import arrange, play
+from tests.games.mad.helpers import play as mad_play
 from tests.games.mad.helpers import state as mad_state
 from tests.harness.fake_discord import FakeMessage
 
@@ -264,8 +265,6 @@ def test_every_label_fits_and_french_prompts_hold_no_english() -> None:
 
 
 def test_mad_tie_break_answer_names_who_answers_and_who_wins() -> None:
-    from tests.games.mad.helpers import play as mad_play
-
     st = mad_state("6x4", "R111@a1 R112@b5 R221@c1 R212@c5 B111@d6 B121@c6 B222@a6")
     mad_play(st, "draw")
     [x] = MAD.pending(st)
