@@ -44,6 +44,7 @@ from bot.gm.ids import BUTTON_ACTIONS, PATTERN, SELECT_ACTIONS
 from bot.gm.ids import cid as make_cid
 from bot.gm.msg import Button
 from bot.gm.prompts import stats_text as option_values
+from bot.i18n import t
 from tests.cogs.driver import SETTLE, Driver
 from tests.harness import runner
 from tests.harness.fake_discord import Call
@@ -305,6 +306,20 @@ class SecretDriver(Driver):
         assert bot.http.token == TOKEN  # the token the bot was given is the one we look for
         return bot
 
+    def word(self, key: str, **kw: Any) -> str:
+        """A catalogue string in the guild's language (public messages use it)."""
+        return t("fr" if self.guild_locale.startswith("fr") else "en", key, **kw)
+
+    async def answer(
+        self, user: dict[str, Any], decision: Decision, option_id: str, **kw: Any
+    ) -> Any:
+        """The public board's button (in any language), then the private prompt."""
+        board = self.round_message()
+        button = next(c for c in self.fake.components(board) if ":hand:" in c["custom_id"])
+        fi = await self.click(user, board, button["custom_id"])
+        prompt = self.prompt_for(self.replies(fi), decision)
+        return await self.choose_in(user, prompt, decision, option_id)
+
     async def dispatch(self, payload: dict[str, Any]) -> Any:
         fi = await super().dispatch(payload)
         if self.checker is not None:
@@ -314,12 +329,16 @@ class SecretDriver(Driver):
 
 @pytest.fixture
 async def sd(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+    request: pytest.FixtureRequest,
+    tmp_path: Path,
+    caplog: pytest.LogCaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> Any:
+    """A driver whose checker runs after every interaction (``param``: the guild locale)."""
     caplog.set_level(logging.DEBUG)  # root: every logger, discord.py's and ours
     for name in ("discord", "bot", "cogs"):
         logging.getLogger(name).setLevel(logging.DEBUG)
-    d = SecretDriver(tmp_path)
+    d = SecretDriver(tmp_path, guild_locale=getattr(request, "param", "en-US"))
     checker = SecrecyChecker(d, caplog)
     checker.spy_render(monkeypatch)
     d.checker = checker
@@ -337,8 +356,8 @@ async def open_match(d: SecretDriver, users: list[dict[str, Any]], mode: str) ->
     await d.slash(host, "start", game="mad-arena", mode=mode)
     lobby = d.lobby()
     for u in users[1:]:
-        await d.press(u, d.fake.message(lobby.id), "Join")
-    await d.press(host, d.fake.message(lobby.id), "Start")
+        await d.press(u, d.fake.message(lobby.id), d.word("lobby.join"))
+    await d.press(host, d.fake.message(lobby.id), d.word("lobby.start"))
     mid = int(d.fake.components(d.round_message())[0]["custom_id"].split(":")[1])
     assert d.checker is not None
     d.checker.mid = mid
@@ -350,7 +369,7 @@ async def play(d: SecretDriver, users: int, mode: str, seed: int) -> SecrecyChec
     mid = await open_match(d, d.users[:users], mode)
     n = await d.play_out(mid, random.Random(seed))
     assert n > 8
-    assert "is over" in d.public()[-1].text()
+    assert d.word("end.title", game="Mad Arena", mid=mid) in d.public()[-1].text()
     checker = d.checker
     assert checker is not None
     assert checker.public_pngs and checker.render_seats
@@ -361,6 +380,7 @@ async def play(d: SecretDriver, users: int, mode: str, seed: int) -> SecrecyChec
     return checker
 
 
+@pytest.mark.parametrize("sd", ["fr"], indirect=True)  # French public texts
 async def test_ultimate_warrior_four_users_keep_picks_and_hands_secret(sd: SecretDriver) -> None:
     checker = await play(sd, 4, "ultimate-warrior", 11)
     assert checker.checks > 20 and checker.public_payloads > 20
