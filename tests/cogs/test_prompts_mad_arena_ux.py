@@ -179,6 +179,9 @@ async def test_arena_posture_buttons_show_move_attack_and_defence(
         labs = [c["label"] for c in d.fake.components(d.fake.message(prompt.id))]
         assert labs[0] == {"fr": "En garde", "en": "On guard"}[lang] + " · 👣0 · 🗡️0 · 🛡️4"
         assert all(re.search(r"👣\d · 🗡️\d · 🛡️\d$", lab) for lab in labs), labs
+        # A posture's emoji is never one of the stat symbols beside it.
+        emojis = [(c.get("emoji") or {}).get("name") for c in d.fake.components(prompt)]
+        assert emojis[0] == "🤺" and not {"👣", "🗡️", "🛡️"} & set(emojis), emojis
     finally:
         await d.stop()
 

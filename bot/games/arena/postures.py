@@ -18,7 +18,7 @@ POSTURE_NAMES: dict[str, Text] = {
     "sol": Text(fr="Au sol", en="On the ground"),
 }
 POSTURE_EMOJI: dict[str, str] = {
-    "garde": "🛡️",
+    "garde": "🤺",  # not 🛡️: that is the defence dice on the same buttons
     "defensive": "🔰",
     "balancee": "⚖️",
     "agressive": "⚔️",
