@@ -27,7 +27,7 @@ import json
 import logging
 import random
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -146,6 +146,16 @@ def secret_terms(state: MAState) -> list[tuple[str, re.Pattern[str]]]:
     return terms
 
 
+def private_texts(match: Match) -> list[str]:
+    """The texts of the events only some seats see (``visible_to`` set), in both languages."""
+    out: set[str] = set()
+    for e in match.events:
+        text = getattr(e, "text", None)
+        if e.visible_to is not None and text is not None:
+            out |= {text.fr, text.en}
+    return sorted(out)
+
+
 class SecrecyChecker:
     """Checks what left the bot since the last check against the secrets of the live match."""
 
@@ -160,6 +170,7 @@ class SecrecyChecker:
         self.checks = 0
         self.public_payloads = 0
         self.terms_checked = 0
+        self.private_checked = 0
         self.value_terms = 0
 
     # --- the render spy ----------------------------------------------------------------
@@ -229,13 +240,21 @@ class SecrecyChecker:
         terms = secret_terms(match.state) if match is not None else []
         self.terms_checked += len(terms)
         self.value_terms += sum(1 for _, p in terms if "⚡" in p.pattern or "·" in p.pattern)
-        self.check_calls(terms)
-        self.check_logs(terms)
+        private = private_texts(match) if match is not None else []
+        self.private_checked = max(self.private_checked, len(private))
+        self.check_calls(terms, private, live=match is not None and not match.over)
+        self.check_logs(terms, private)
         if match is not None:
             self.check_public_view(match, terms)
         self.checks += 1
 
-    def check_calls(self, terms: list[tuple[str, re.Pattern[str]]]) -> None:
+    def check_calls(
+        self,
+        terms: list[tuple[str, re.Pattern[str]]],
+        private: Sequence[str] = (),
+        *,
+        live: bool = True,
+    ) -> None:
         calls = self.d.fake.calls[self.seen_calls :]
         self.seen_calls = len(self.d.fake.calls)
         for call in calls:
@@ -250,6 +269,14 @@ class SecrecyChecker:
             found = find_secret(terms, text)
             if found:
                 raise Leak(f"{found[0]} in public {call!r}: {found[1]!r} in {text[:3000]}")
+            # A private event's text (the "you chose X" line) is never public; nor in a
+            # text attachment while the match runs (the final log holds every event by design).
+            files = [
+                d.decode("utf-8", "replace") for n, _, d in call.files if live and n[-4:] != ".png"
+            ]
+            for line in private:
+                if any(line in x for x in [text, *files]):
+                    raise Leak(f"private event {line!r} in public {call!r}")
             for custom_id in walk_custom_ids(call.json):
                 m = PATTERN.fullmatch(custom_id)
                 if m is None or m["action"] not in (*BUTTON_ACTIONS, *SELECT_ACTIONS):
@@ -262,7 +289,11 @@ class SecrecyChecker:
                 if name.endswith(".png") and data not in self.public_pngs:
                     raise Leak(f"public image {name} was not rendered from view(state, None)")
 
-    def check_logs(self, terms: list[tuple[str, re.Pattern[str]]]) -> None:
+    def check_logs(
+        self,
+        terms: list[tuple[str, re.Pattern[str]]],
+        private: Sequence[str] = (),
+    ) -> None:
         records = self.caplog.records[self.seen_records :]
         self.seen_records = len(self.caplog.records)
         formatter = logging.Formatter("%(name)s %(levelname)s %(message)s")
@@ -273,6 +304,9 @@ class SecrecyChecker:
             found = find_secret(terms, text)
             if found:
                 raise Leak(f"{found[0]} logged by {record.name}: {text[:300]}")
+            for line in private:
+                if line in text:
+                    raise Leak(f"private event {line!r} logged by {record.name}")
 
     def check_public_view(self, match: Match, terms: list[tuple[str, re.Pattern[str]]]) -> None:
         view = json.dumps(match.view(None), ensure_ascii=False)
@@ -377,6 +411,7 @@ async def play(d: SecretDriver, users: int, mode: str, seed: int) -> SecrecyChec
     assert any(r.name.startswith("discord.") for r in checker.caplog.records)
     # The detector had secrets to look for, values strings among them.
     assert checker.terms_checked > 100 and checker.value_terms > 10
+    assert checker.private_checked > 8  # the "you chose X" lines
     return checker
 
 
@@ -485,6 +520,28 @@ async def test_planted_log_custom_id_and_image_leaks_are_caught(sd: SecretDriver
     )
     with pytest.raises(Leak, match="view"):
         checker.check_calls(terms)
+    # A private event's text in a public message, or in a text file while the match runs.
+    secret_line = "🤫 You chose Cactus 2 for Cactus."
+    for body, files in (
+        ({"content": secret_line}, []),
+        ({}, [("log.md", 1, secret_line.encode())]),
+    ):
+        sd.fake.calls.append(
+            Call(
+                seq=-1,
+                via="http",
+                method="POST",
+                route_template="",
+                path=channel,
+                json=body,
+                files=files,
+            )
+        )
+        with pytest.raises(Leak, match="private event"):
+            checker.check_calls([], [secret_line])
+    with pytest.raises(Leak, match="private event"):
+        logging.getLogger("cogs.arena").info("%s", secret_line)
+        checker.check_logs([], [secret_line])
     # The same kinds of payload are fine in a private (ephemeral) answer.
     fi = await sd.press(
         fighter_user(sd, match, fighter.seat), sd.round_message(), "Make your choice"
