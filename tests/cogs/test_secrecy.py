@@ -9,7 +9,8 @@ recorded, and every log record at DEBUG, discord.py's included) and fails if:
   or an edit of a public message: content, embeds, components, attachment
   names) or a log record names a card that is still secret: a fighter's
   unrevealed pick or a card in a hand (by id, by label, or by its values
-  string when no other card shares it);
+  string when no other card shares it), or holds the text of a private
+  event (``visible_to`` set: "you chose X");
 - a public custom_id is anything but ``am:<id>:<action>:<version>[:<arg>]``;
 - a public PNG is not an image rendered by ``Match.render(seat=None)``, i.e.
   from ``Game.view(state, None)``; the public view itself holds no secret id;
@@ -18,6 +19,7 @@ recorded, and every log record at DEBUG, discord.py's included) and fails if:
 Only what was sent *during* an interaction is compared with the secrets
 *after* it: a card revealed rounds ago goes back to its owner's hand at a
 refill, and the old post that revealed it is history, not a leak.
+The ultimate-warrior match runs in a French guild, team spirit in English.
 The negative tests plant leaks and check that the detector catches them.
 """
 
@@ -77,8 +79,8 @@ number are a score, not a card: blanked before looking for card labels."""
 
 
 def label_pattern(label: str) -> re.Pattern[str]:
-    """A card label as a word: ``Cactus 2`` but not the HP line ``Cactus 2 -> 1`` nor a score."""
-    return re.compile(r"(?<![\w])" + re.escape(label) + r"(?![\w])(?!\s*->)", flags=re.M)
+    """A card label as a word: ``Cactus 2`` but not the HP line ``Cactus 2 -> 1``."""
+    return re.compile(r"(?<![\w])" + re.escape(label) + r"(?![\w])(?!\s*->)")
 
 
 def find_secret(terms: list[tuple[str, re.Pattern[str]]], text: str) -> tuple[str, str] | None:
