@@ -21,9 +21,13 @@ from bot.store import Store
 
 log = logging.getLogger(__name__)
 # aiosqlite logs every SQL statement with its parameters at DEBUG, and the
-# stored snapshots and decisions hold hands and secret picks: "Secrets stay
-# secret" (a log line) holds even when the bot runs at DEBUG.
-logging.getLogger("aiosqlite").setLevel(logging.INFO)
+# stored snapshots and decisions hold hands and secret picks; discord.py's HTTP
+# and webhook layers log request payloads (private prompts with a player's
+# hand) at DEBUG. "Secrets stay secret" (a log line) holds even when the bot
+# runs at DEBUG.
+SECRET_BEARING_LOGGERS = ("aiosqlite", "discord.http", "discord.webhook.async_")
+for _name in SECRET_BEARING_LOGGERS:
+    logging.getLogger(_name).setLevel(logging.INFO)
 
 EXTENSIONS = ("cogs.arena",)
 TICK_SECONDS = 5.0

@@ -554,3 +554,14 @@ async def test_planted_log_custom_id_and_image_leaks_are_caught(sd: SecretDriver
 
 def fighter_user(d: SecretDriver, match: Match, seat: int) -> dict[str, Any]:
     return d.user_by_id(match.seats[seat].user_id)  # type: ignore[arg-type]
+
+
+def test_loggers_that_print_payloads_are_capped_at_info() -> None:
+    """discord.py's HTTP/webhook DEBUG lines carry private prompts; aiosqlite's carry snapshots."""
+    import logging
+
+    import bot.app
+
+    for name in bot.app.SECRET_BEARING_LOGGERS:
+        assert logging.getLogger(name).getEffectiveLevel() >= logging.INFO, name
+        assert not logging.getLogger(name).isEnabledFor(logging.DEBUG), name
