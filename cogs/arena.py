@@ -15,7 +15,7 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from bot.engine.registry import all_games, get_game
+from bot.engine.registry import all_games
 from bot.gm import Actor, Reply, Upload
 from bot.gm.ids import LOBBY_ACTIONS, parse
 from bot.gm.lobby import UPLOAD_MAX
@@ -58,40 +58,49 @@ def game_choices() -> list[app_commands.Choice[str]]:
     ][:25]
 
 
-def _game_of(interaction: discord.Interaction) -> Any:
-    try:
-        return get_game(str(getattr(interaction.namespace, "game", "") or "")).info
-    except KeyError:
-        return None
+def mode_choices() -> list[app_commands.Choice[str]]:
+    """Every game's modes as fixed choices, named "Game — Mode" (``mode:<game>:<mode>`` keys).
+
+    The game master checks that the mode belongs to the chosen game.
+    """
+    seen: set[str] = set()
+    out: list[app_commands.Choice[str]] = []
+    for info in all_games():
+        for m in info.modes:
+            if m.id in seen:
+                continue
+            seen.add(m.id)
+            name = f"{info.names.en} — {m.names.en}"[:100]
+            out.append(app_commands.Choice(name=_(name, key=f"mode:{info.id}:{m.id}"), value=m.id))
+    return out[:25]
 
 
-async def _ac_mode(
-    interaction: discord.Interaction, current: str
-) -> list[app_commands.Choice[str]]:
-    lang = lang_code(str(interaction.locale))
-    info = _game_of(interaction)
-    if info is None:
-        return []
-    cur = current.lower()
-    return [
-        app_commands.Choice(name=m.names.get(lang)[:100], value=m.id)
-        for m in info.modes
-        if cur in m.id or cur in m.names.get(lang).lower()
-    ][:25]
+def level_choices() -> list[app_commands.Choice[str]]:
+    """The AI levels the games declare, as fixed choices (``level:<id>`` keys)."""
+    seen: set[str] = set()
+    out: list[app_commands.Choice[str]] = []
+    for info in all_games():
+        for lid, _fr, en in ai_levels(info):
+            if lid not in seen:
+                seen.add(lid)
+                out.append(app_commands.Choice(name=_(en[:100], key=f"level:{lid}"), value=lid))
+    return out[:25]
 
 
-async def _ac_level(
-    interaction: discord.Interaction, current: str
-) -> list[app_commands.Choice[str]]:
-    lang = lang_code(str(interaction.locale))
-    info = _game_of(interaction)
-    if info is None:
-        return []
-    return [
-        app_commands.Choice(name=(fr if lang == "fr" else en)[:100], value=lid)
-        for lid, fr, en in ai_levels(info)
-        if current.lower() in lid
-    ][:25]
+def _refused_choice(interaction: discord.Interaction, value: object, lang: str) -> str:
+    """The polite answer to a value outside the offered choices, named for its parameter."""
+    text = str(value)[:50]
+    options = (interaction.data or {}).get("options") or []
+    sub = options[0].get("options", []) if options and options[0].get("type") == 1 else options
+    param = next((o.get("name") for o in sub if str(o.get("value")) == str(value)), "game")
+    if param == "mode":
+        modes = ", ".join(f"`{m.id}`" for info in all_games() for m in info.modes)
+        return t(lang, "err.unknown_mode", mode=text, modes=modes)
+    if param == "ai_level":
+        levels = ", ".join(f"`{c.value}`" for c in level_choices())
+        return t(lang, "err.unknown_level", level=text, levels=levels or "—")
+    games = ", ".join(f"`{g.id}`" for g in all_games())
+    return t(lang, "err.unknown_game", game=text, games=games)
 
 
 async def read_upload(attachment: discord.Attachment) -> Upload:
@@ -176,8 +185,7 @@ class Arena(commands.Cog):
         command = interaction.command.name if interaction.command else None
         if isinstance(error, app_commands.TransformerError) and command in ("start", "rules"):
             # A value outside the offered choices (an outdated client): name the choices.
-            names = ", ".join(f"`{g.id}`" for g in all_games())
-            text = t(lang, "err.unknown_game", game=str(error.value)[:50], games=names)
+            text = _refused_choice(interaction, error.value, lang)
         else:
             text = t(lang, "err.generic")
         try:
@@ -222,16 +230,25 @@ class Arena(commands.Cog):
         cards=L("Your own card values: a TOML or JSON file, 64 KiB at most", "cards.desc"),
     )
     @app_commands.choices(game=game_choices())
-    @app_commands.autocomplete(mode=_ac_mode, ai_level=_ac_level)
+    @app_commands.choices(mode=mode_choices(), ai_level=level_choices())
     async def start(
         self,
         interaction: discord.Interaction,
         game: app_commands.Choice[str],
-        mode: str | None = None,
-        ai_level: str | None = None,
+        mode: app_commands.Choice[str] | None = None,
+        ai_level: app_commands.Choice[str] | None = None,
         cards: discord.Attachment | None = None,
     ) -> None:
-        await self._run(interaction, self._start(interaction, game.value, mode, ai_level, cards))
+        await self._run(
+            interaction,
+            self._start(
+                interaction,
+                game.value,
+                mode.value if mode is not None else None,
+                ai_level.value if ai_level is not None else None,
+                cards,
+            ),
+        )
 
     async def _start(
         self,

@@ -13,7 +13,6 @@ from bot.gm.msg import Select
 from bot.gm.prompts import decision_msg
 from bot.i18n import COMMANDS, en, fr, t
 from tests.cogs.driver import Driver
-from tests.harness import payloads as P
 
 
 def _sub(cmd: dict, name: str) -> dict:
@@ -68,32 +67,32 @@ async def test_sync_payload_has_french_and_english(driver: Driver) -> None:
             assert opt["name_localizations"]["fr"] and opt["description_localizations"]["fr"]
 
 
-async def test_autocomplete_offers_the_chosen_games_modes(driver: Driver) -> None:
+async def test_mode_and_ai_level_are_fixed_localised_choices(driver: Driver) -> None:
+    """Issue 6 item 2: game, mode and options are offered as choices, never free text."""
     d = driver
-    cmd = d.fake.command("arena", d.guild_id)
-
-    async def ask(focused: str, **opts: str) -> list[dict]:
-        options = [P.option(k, v, focused=(k == focused)) for k, v in opts.items()]
-        payload = P.application_command(
-            d.member(d.users[0]),
-            "arena",
-            [P.subcommand("start", options)],
-            application_id=d.app_id,
-            channel=d.channel,
-            guild_id=d.guild_id,
-            command_id=int(cmd["id"]),
-            command_guild_id=d.guild_id,
-            autocomplete=True,
-        )
-        fi = await d.dispatch(payload)
-        return fi.choices or []
-
-    modes = await ask("mode", game="test-pick", mode="")
-    assert [c["value"] for c in modes] == ["default"]
+    start = _sub(d.fake.command("arena", d.guild_id), "start")
+    mode, level = _sub(start, "mode"), _sub(start, "ai_level")
+    assert not mode.get("autocomplete") and not level.get("autocomplete")
+    modes = {c["value"]: c for c in mode["choices"]}
+    arena = get_game("mad-arena").info
+    assert set(modes) >= {m.id for m in arena.modes} | {"default", "duel", "melee"}
+    team = modes["team-spirit"]
+    assert team["name"] == "Mad Arena — Team Spirit"
+    assert team["name_localizations"]["fr"] == "Mad Arena — Team Spirit"
+    levels = {c["value"]: c for c in level["choices"]}
+    assert set(levels) == {"easy", "medium", "hard"}
+    assert levels["hard"]["name_localizations"]["fr"] == "Difficile"
+    # A value outside the choices (an outdated client) gets a polite private answer
+    # naming the parameter it was for.
     fi = await d.slash(d.users[0], "start", game="no-such-game")
     assert "I do not know the game `no-such-game`" in d.reply_text(fi)
     fi = await d.slash(d.users[0], "start", game="test-pick", mode="nope")
     assert "no mode `nope`" in d.reply_text(fi)
+    fi = await d.slash(d.users[0], "start", game="mad", ai_level="godlike")
+    assert "Unknown AI level `godlike`" in d.reply_text(fi)
+    # A mode of another game is refused by the game master.
+    fi = await d.slash(d.users[0], "start", game="mad", mode="melee")
+    assert "no mode `melee`" in d.reply_text(fi)
 
 
 def _fields(text: str) -> set[str]:
