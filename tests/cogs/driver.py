@@ -32,6 +32,9 @@ SETTLE = 30.0
 
 
 class Driver:
+    token = "fake-token"
+    """The token the bot logs in with (a subclass may pick a recognisable one)."""
+
     def __init__(self, tmp_path: Path, *, players: int = 4, guild_locale: str = "en-US") -> None:
         self.snow = P.Snowflakes()
         self.db_path = tmp_path / "arena.sqlite3"
@@ -68,7 +71,7 @@ class Driver:
     async def start(self) -> ArenaBot:
         bot = ArenaBot(self.db_path, self.guild_id, clock=self.clock, tick_seconds=None)
         try:
-            await runner.start(bot, self.fake)
+            await runner.start(bot, self.fake, token=self.token)
             await runner.prime(
                 bot,
                 bot_user=self.bot_user,

@@ -47,8 +47,7 @@ from bot.gm.ids import cid as make_cid
 from bot.gm.msg import Button
 from bot.gm.prompts import stats_text as option_values
 from bot.i18n import t
-from tests.cogs.driver import SETTLE, Driver
-from tests.harness import runner
+from tests.cogs.driver import Driver
 from tests.harness.fake_discord import Call
 
 TOKEN = "SECRET-TOKEN.Zm9vYmFy.arena-master-never-logs-me"
@@ -323,22 +322,10 @@ class SecretDriver(Driver):
 
     checker: SecrecyChecker | None = None
 
+    token = TOKEN
+
     async def start(self) -> ArenaBot:
-        bot = ArenaBot(self.db_path, self.guild_id, clock=self.clock, tick_seconds=None)
-        try:
-            await runner.start(bot, self.fake, token=TOKEN)
-            await runner.prime(
-                bot,
-                bot_user=self.bot_user,
-                application_id=self.app_id,
-                guilds=[self.guild],
-                timeout=SETTLE,
-            )
-        except BaseException:
-            await runner.shutdown(bot, self.fake)
-            raise
-        self.bot = bot
-        await self.settle()
+        bot = await super().start()
         assert bot.http.token == TOKEN  # the token the bot was given is the one we look for
         return bot
 
