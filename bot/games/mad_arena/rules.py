@@ -301,6 +301,29 @@ def _target_stats(state: MAState, tid: str, dice: int) -> dict[str, int | str]:
     return {"dice": dice, "defence": defence(state, tid), "hp": state.f(tid).hp}
 
 
+def _attack_fighter(
+    state: MAState, oid: str, tid: str, dice: int, fr: str, en: str, group: Text
+) -> Option:
+    """An attack button on one fighter: ``fr``/``en`` prefix the target's name."""
+    return Option(
+        id=f"{oid}-{tid}",
+        label=Text(fr=f"{fr} : {state.name(tid)}", en=f"{en}: {state.name(tid)}"),
+        group=group,
+        stats=_target_stats(state, tid, dice),
+        style="danger",
+    )
+
+
+def _attack_zone(state: MAState, z: int, fr: str, en: str) -> Option:
+    """A ranged attack button on a whole zone (powder keg, strike, dragon's split fire)."""
+    return Option(
+        id=f"zone-z{z}",
+        label=Text(fr=f"{fr} : {zone_short(state, z).fr}", en=f"{en}: {zone_short(state, z).en}"),
+        group=RANGED,
+        style="danger",
+    )
+
+
 def action_options(state: MAState) -> list[Option]:
     """Only the legal choices of the acting fighter (§2.4 and the special rules)."""
     a = state.action
@@ -378,50 +401,29 @@ def action_options(state: MAState) -> list[Option]:
                 )
     card = state.card(f.in_play or "")
     secret = card.secret
-    star_fr = " ★" if secret else ""
+    star = " ★" if secret else ""
     if is_dragon(state, fid):
         if not a.melee_done:
             d = melee_dice(state, fid)
             for t in enemies(state, fid):
                 if t.zone == state.centre and d > 0:
-                    opts.append(
-                        Option(
-                            id=f"melee-{t.id}",
-                            label=Text(
-                                fr=f"Combat : {state.name(t.id)}", en=f"Melee: {state.name(t.id)}"
-                            ),
-                            group=MELEE,
-                            stats=_target_stats(state, t.id, d),
-                            style="danger",
-                        )
-                    )
+                    opts.append(_attack_fighter(state, "melee", t.id, d, "Combat", "Melee", MELEE))
             r = ranged_dice(state, fid)
             for z in range(n):
                 if r > 0 and any(t.zone == z for t in enemies(state, fid)):
-                    opts.append(
-                        Option(
-                            id=f"zone-z{z}",
-                            label=Text(
-                                fr=f"Tir ({r} dés) : {zone_short(state, z).fr}",
-                                en=f"Ranged ({r} dice): {zone_short(state, z).en}",
-                            ),
-                            group=RANGED,
-                            style="danger",
-                        )
-                    )
+                    opts.append(_attack_zone(state, z, f"Tir ({r} dés)", f"Ranged ({r} dice)"))
             if not f.kick_used and d > 0:
                 for t in enemies(state, fid):
                     if t.zone == state.centre:
                         opts.append(
-                            Option(
-                                id=f"kick-{t.id}",
-                                label=Text(
-                                    fr=f"★ Coup de sandale (botte secrète) : {state.name(t.id)}",
-                                    en=f"★ Sandal kick (secret move): {state.name(t.id)}",
-                                ),
-                                group=MELEE,
-                                stats=_target_stats(state, t.id, d),
-                                style="danger",
+                            _attack_fighter(
+                                state,
+                                "kick",
+                                t.id,
+                                d,
+                                "★ Coup de sandale (botte secrète)",
+                                "★ Sandal kick (secret move)",
+                                MELEE,
                             )
                         )
     else:
@@ -431,15 +433,8 @@ def action_options(state: MAState) -> list[Option]:
                 for t in enemies(state, fid):
                     if t.zone == f.zone:
                         opts.append(
-                            Option(
-                                id=f"melee-{t.id}",
-                                label=Text(
-                                    fr=f"Combat{star_fr} : {state.name(t.id)}",
-                                    en=f"Melee{star_fr}: {state.name(t.id)}",
-                                ),
-                                group=MELEE,
-                                stats=_target_stats(state, t.id, d),
-                                style="danger",
+                            _attack_fighter(
+                                state, "melee", t.id, d, f"Combat{star}", f"Melee{star}", MELEE
                             )
                         )
         if not a.ranged_done:
@@ -448,30 +443,13 @@ def action_options(state: MAState) -> list[Option]:
             if r > 0 and secret in ("powder-keg", "strike"):
                 for z in near:
                     if in_zone(state, z, exclude=fid):
-                        opts.append(
-                            Option(
-                                id=f"zone-z{z}",
-                                label=Text(
-                                    fr=f"★ Tir sur la zone : {zone_short(state, z).fr}",
-                                    en=f"★ Shoot the zone: {zone_short(state, z).en}",
-                                ),
-                                group=RANGED,
-                                style="danger",
-                            )
-                        )
+                        opts.append(_attack_zone(state, z, "★ Tir sur la zone", "★ Shoot the zone"))
             elif r > 0:
                 for t in enemies(state, fid):
                     if t.zone in near:
                         opts.append(
-                            Option(
-                                id=f"ranged-{t.id}",
-                                label=Text(
-                                    fr=f"Tir{star_fr} : {state.name(t.id)}",
-                                    en=f"Ranged{star_fr}: {state.name(t.id)}",
-                                ),
-                                group=RANGED,
-                                stats=_target_stats(state, t.id, r),
-                                style="danger",
+                            _attack_fighter(
+                                state, "ranged", t.id, r, f"Tir{star}", f"Ranged{star}", RANGED
                             )
                         )
     if a.moves_left == 0:
