@@ -499,11 +499,10 @@ def _interaction_base(
     *,
     kind: int,
     data: Json | None,
-    user_data: Json,
+    who: Json,
     application_id: int,
     guild_id: int | None,
     channel: Json,
-    member_data: Json | None,
     locale: str,
     guild_locale: str | None,
     app_permissions: int | discord.Permissions,
@@ -512,6 +511,12 @@ def _interaction_base(
     entitlements: Sequence[Json],
     message: Json | None = None,
 ) -> Json:
+    """The fields every interaction shares; ``who`` is a member or user payload and
+    ``channel`` is shown with the permissions that member has in it."""
+    user_data = user_of(who)
+    member_data = member_of(who)
+    perms = (member_data or {}).get("permissions", MEMBER_PERMISSIONS.value)
+    channel = _channel_for_interaction(channel, int(perms))
     iid = interaction_id if interaction_id is not None else snowflake()
     app_perms = (
         app_permissions.value
@@ -604,8 +609,6 @@ def application_command(
     ``who`` is a member payload (guild) or a user payload (DM).  For a guild
     command synced to one guild, pass ``command_guild_id`` (Discord then puts
     ``data.guild_id``, which discord.py's tree uses to find the command)."""
-    user_data = user_of(who)
-    member_data = member_of(who)
     data: Json = {
         "id": str(command_id if command_id is not None else snowflake()),
         "name": name,
@@ -616,15 +619,13 @@ def application_command(
         data["guild_id"] = str(command_guild_id)
     if resolved is not None:
         data["resolved"] = resolved
-    perms = (member_data or {}).get("permissions", MEMBER_PERMISSIONS.value)
     return _interaction_base(
         kind=AUTOCOMPLETE if autocomplete else APPLICATION_COMMAND,
         data=data,
-        user_data=user_data,
+        who=who,
         application_id=application_id,
         guild_id=guild_id,
-        channel=_channel_for_interaction(channel, int(perms)),
-        member_data=member_data,
+        channel=channel,
         locale=locale,
         guild_locale=guild_locale,
         app_permissions=app_permissions,
@@ -657,22 +658,18 @@ def component_interaction(
     ``message_data`` is the clicked message as Discord returns it (with
     ``flags: 64`` when it is ephemeral).  For selects pass ``values`` and the
     select's ``component_type``."""
-    user_data = user_of(who)
-    member_data = member_of(who)
     data: Json = {"custom_id": custom_id, "component_type": component_type}
     if component_type in SELECT_TYPES:
         data["values"] = list(values or [])
         if resolved is not None:
             data["resolved"] = resolved
-    perms = (member_data or {}).get("permissions", MEMBER_PERMISSIONS.value)
     return _interaction_base(
         kind=MESSAGE_COMPONENT,
         data=data,
-        user_data=user_data,
+        who=who,
         application_id=application_id,
         guild_id=guild_id,
-        channel=_channel_for_interaction(channel, int(perms)),
-        member_data=member_data,
+        channel=channel,
         locale=locale,
         guild_locale=guild_locale,
         app_permissions=app_permissions,
@@ -743,17 +740,13 @@ def modal_submit(
                     "components": [{"type": TEXT_INPUT, "custom_id": cid, "value": value}],
                 }
             )
-    user_data = user_of(who)
-    member_data = member_of(who)
-    perms = (member_data or {}).get("permissions", MEMBER_PERMISSIONS.value)
     return _interaction_base(
         kind=MODAL_SUBMIT,
         data={"custom_id": custom_id, "components": components},
-        user_data=user_data,
+        who=who,
         application_id=application_id,
         guild_id=guild_id,
-        channel=_channel_for_interaction(channel, int(perms)),
-        member_data=member_data,
+        channel=channel,
         locale=locale,
         guild_locale=guild_locale,
         app_permissions=app_permissions,
