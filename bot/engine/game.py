@@ -17,7 +17,7 @@ from typing import Any, ClassVar, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, Field
 
-from bot.engine.decisions import Choice, Decision, Option
+from bot.engine.decisions import Choice, Decision
 from bot.engine.dice import FairRng
 from bot.engine.events import AnyEvent, Event, RollEvent
 from bot.engine.text import Text
@@ -221,7 +221,3 @@ class Game(ABC, Generic[S]):
         decision key, so AI play is deterministic for a given seed. The AI should
         only use what ``view(state, decision.seat)`` reveals.
         """
-
-
-def first_option(decision: Decision) -> Option:
-    return decision.options[0]

@@ -11,7 +11,6 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 Lang = Literal["fr", "en"]
-LANGS: tuple[Lang, ...] = ("fr", "en")
 
 
 class Text(BaseModel):
@@ -28,11 +27,6 @@ class Text(BaseModel):
 
     def format(self, **kwargs: object) -> Text:
         return Text(fr=self.fr.format(**kwargs), en=self.en.format(**kwargs))
-
-
-def T(fr: str, en: str | None = None) -> Text:
-    """Shorthand; ``en`` defaults to ``fr`` for names that do not translate."""
-    return Text(fr=fr, en=fr if en is None else en)
 
 
 def lang_of(locale: str | None) -> Lang:
