@@ -81,7 +81,7 @@ def build_match(args: SimulateArgs) -> Match:
         raise CliError(exc.reason.get(args.lang)) from None
 
 
-def parse_options(game: Game[Any], raw: list[str], cards: str | None) -> dict[str, Any]:
+def parse_options(game: Game[Any, Any], raw: list[str], cards: str | None) -> dict[str, Any]:
     """``key=value`` words typed against the game's option specs."""
     info = game.info
     specs = {o.id: o for o in info.options}

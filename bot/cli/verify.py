@@ -57,6 +57,7 @@ def replay_from_log(data: dict[str, Any]) -> Match:
         data.get("mode"),
         data.get("options"),
         [Choice.model_validate(c) for c in data["choices"]],
+        log_format=int(data.get("format", 1)),
     )
 
 

@@ -17,12 +17,26 @@ from typing import Any, ClassVar, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, Field
 
-from bot.engine.decisions import Choice, Decision
+from bot.engine.decisions import Answer, Choice, Decision
 from bot.engine.dice import FairRng
 from bot.engine.events import AnyEvent, Event, RollEvent
 from bot.engine.text import Text
+from bot.engine.vocabulary import LevelInfo, StatInfo
 
 S = TypeVar("S")
+V = TypeVar("V", bound=BaseModel)
+
+Reply = str | list[str] | dict[str, int]
+"""What an AI answers: an option id (One), option ids (Many, Order) or amounts (Allocation)."""
+
+
+class View(BaseModel):
+    """Base of a game's typed view: what one seat (or the public) may see.
+
+    Games subclass it; numbers the rules derive (initiative now, effective dice,
+    rounds left) are fields computed once by the rules, so renderers, AIs and
+    prompts read them instead of re-deriving a rule.
+    """
 
 
 class SeatSpec(BaseModel):
@@ -51,6 +65,9 @@ class OptionSpec(BaseModel):
     """``path``: a file on the bot's host; ``text``: inline content (an uploaded file's
     text, kept in the options so a replay needs nothing else). Neither is offered in
     lobby menus."""
+    upload_for: str | None = None
+    """On a ``text`` option: the ``path`` option whose file a host may upload instead
+    (``/arena start`` with a file); the text wins over the path."""
     default: Any
     choices: list[tuple[str, Text]] = Field(default_factory=list)
     min: int | None = None
@@ -67,6 +84,27 @@ class GameInfo(BaseModel):
     options: list[OptionSpec] = Field(default_factory=list)
     summary: Text
     """A rules summary for ``/arena rules``."""
+    stats: list[StatInfo] = Field(default_factory=list)
+    """The stats its options show (``Option.stats`` keys), with symbols and names."""
+    stat_values: dict[str, Text] = Field(default_factory=dict)
+    """Word values a stat may take (a card's ``gong`` initiative), by value."""
+    subjects: dict[str, Text] = Field(default_factory=dict)
+    """Subjects named by an id in ``Decision.subject`` (MAD's ``red``), by id."""
+    ai_levels: list[LevelInfo] = Field(default_factory=list)
+    """Its AI levels, the default first."""
+
+    def stat(self, key: str) -> StatInfo | None:
+        for s in self.stats:
+            if s.key == key:
+                return s
+        return None
+
+    def upload_option(self) -> OptionSpec | None:
+        """The inline-data option a host may fill by uploading a file, if any."""
+        for o in self.options:
+            if o.upload_for is not None:
+                return o
+        return None
 
     def mode(self, mode_id: str | None) -> ModeInfo:
         if mode_id is None:
@@ -142,7 +180,7 @@ class Ctx:
         return ev
 
 
-class Game(ABC, Generic[S]):
+class Game(ABC, Generic[S, V]):
     """Base class of a game's rules. Subclasses are stateless singletons."""
 
     info: ClassVar[GameInfo]
@@ -157,17 +195,18 @@ class Game(ABC, Generic[S]):
         """Every decision awaited now (empty when over)."""
 
     @abstractmethod
-    def apply(self, state: S, choice: Choice, ctx: Ctx) -> None:
-        """Apply a choice already checked to be one of the pending options.
+    def apply(self, state: S, answer: Answer, ctx: Ctx) -> None:
+        """Apply an answer already checked against its decision (bounds, totals, options).
 
-        ``state`` is a private copy: mutate it. Raise :class:`IllegalDecision`
-        for anything the option list could not express; the engine then
-        discards the copy, so nothing is half-applied.
+        ``state`` is a private copy: mutate it. Read ``answer.picked.args`` (or
+        ``answer.chosen``/``answer.amounts``), never parts of an id. Raise
+        :class:`IllegalDecision` for anything the decision could not express; the
+        engine then discards the copy, so nothing is half-applied.
         """
 
     @abstractmethod
-    def view(self, state: S, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` (or the public, for ``None``) may see. JSON-able."""
+    def view(self, state: S, seat: int | None) -> V:
+        """What ``seat`` (or the public, for ``None``) may see, as the game's typed view."""
 
     @abstractmethod
     def outcome(self, state: S) -> Outcome | None:
@@ -187,7 +226,7 @@ class Game(ABC, Generic[S]):
 
     # --- presentation ----------------------------------------------------------------
     @abstractmethod
-    def render(self, view: dict[str, Any], lang: str = "en") -> bytes:
+    def render(self, view: V, lang: str = "en") -> bytes:
         """PNG bytes of a view; a pure function."""
 
     def round_label(self, state: S) -> int:
@@ -214,10 +253,23 @@ class Game(ABC, Generic[S]):
     @abstractmethod
     def ai_choose(
         self, state: S, decision: Decision, rnd: random.Random, level: str | None = None
-    ) -> str:
-        """A sensible legal option id for ``decision``.
+    ) -> Reply:
+        """A sensible legal answer for ``decision`` (see :data:`Reply`).
 
         ``rnd`` is seeded by the engine from the match seed, the version and the
         decision key, so AI play is deterministic for a given seed. The AI should
         only use what ``view(state, decision.seat)`` reveals.
         """
+
+    # --- old logs ----------------------------------------------------------------------
+    def upgrade_choice(
+        self, state: S, pending: list[Decision], held: list[Choice]
+    ) -> Choice | None:
+        """Translate choices logged by an older engine (``log format`` 1) into today's.
+
+        The engine feeds old choices one by one into ``held``; return the choice to
+        apply now (then ``held`` is cleared), or ``None`` to keep holding (several
+        old one-option steps that are now one structured answer). By default every
+        old choice is still a valid choice.
+        """
+        return held[-1]

@@ -11,7 +11,7 @@ from typing import Any
 
 from bot.engine.dice import seed_commitment, verify_rolls
 from bot.engine.events import AnyEvent, RollEvent, event_from_json
-from bot.engine.match import Match
+from bot.engine.match import LOG_FORMAT, Match
 
 
 def public_events(events: list[AnyEvent], seat: int | None = None) -> list[AnyEvent]:
@@ -32,13 +32,14 @@ def log_json(match: Match) -> dict[str, Any]:
     out = match.outcome()
     events = match.events if out is not None else public_events(match.events)
     return {
+        "format": LOG_FORMAT,
         "game": match.game_id,
         "mode": match.mode,
         "options": match.options,
         "seats": [s.model_dump() for s in match.seats],
         "seed_sha256": match.commitment,
         "seed": match.seed if out is not None else None,
-        "choices": [c.model_dump() for c in match.choices] if out is not None else [],
+        "choices": [c.log_data() for c in match.choices] if out is not None else [],
         "events": [e.model_dump(mode="json") for e in events],
         "outcome": out.model_dump(mode="json") if out else None,
     }

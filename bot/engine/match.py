@@ -14,15 +14,23 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from bot.engine.decisions import Choice, Decision
+from pydantic import BaseModel
+
+from bot.engine.answers import check_answer
+from bot.engine.decisions import Allocation, Answer, Choice, Decision, One
 from bot.engine.dice import DiceState, FairRng, normalise_seed, seed_commitment
 from bot.engine.errors import IllegalDecision, StaleDecision
 from bot.engine.events import AnyEvent, event_from_json
-from bot.engine.game import Ctx, Game, Outcome, SeatSpec
+from bot.engine.game import Ctx, Game, Outcome, Reply, SeatSpec
 from bot.engine.registry import get_game
 from bot.engine.text import Text
 
-SNAPSHOT_FORMAT = 1
+SNAPSHOT_FORMAT = 2
+"""2: structured decisions (typed args, Many/Order/Allocation). A snapshot of an older
+format is not loaded: the store replays its decisions instead."""
+LOG_FORMAT = 2
+"""Decision logs without a ``format`` are 1: their choices go through
+:meth:`Game.upgrade_choice` when replayed."""
 
 
 class Match:
@@ -30,7 +38,7 @@ class Match:
 
     def __init__(
         self,
-        game: Game[Any],
+        game: Game[Any, Any],
         mode: str,
         options: dict[str, Any],
         seats: list[SeatSpec],
@@ -93,10 +101,25 @@ class Match:
         mode: str | None,
         options: dict[str, Any] | None,
         choices: list[Choice],
+        log_format: int = LOG_FORMAT,
     ) -> Match:
+        """Seed + options + the ordered choices: the same match, roll for roll.
+
+        Choices of an older ``log_format`` are upgraded by the game as they are
+        replayed; the match then holds (and logs) today's choices.
+        """
         match = cls.create(game_id, seats, seed, mode, options)
+        if log_format >= LOG_FORMAT:
+            for c in choices:
+                match.apply(c)
+            return match
+        held: list[Choice] = []
         for c in choices:
-            match.apply(c)
+            held.append(c)
+            new = match.game.upgrade_choice(match.state, match.pending(), held)
+            if new is not None:
+                held.clear()
+                match.apply(new)
         return match
 
     # --- queries ---------------------------------------------------------------------
@@ -132,7 +155,7 @@ class Match:
     def over(self) -> bool:
         return self.outcome() is not None
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None) -> BaseModel:
         return self.game.view(self.state, seat)
 
     def render(self, seat: int | None = None, lang: str = "en") -> bytes:
@@ -142,8 +165,8 @@ class Match:
         return self.game.round_label(self.state)
 
     # --- applying --------------------------------------------------------------------
-    def check(self, choice: Choice, expected_version: int | None = None) -> Decision:
-        """The pending decision ``choice`` answers; raises if stale or illegal."""
+    def check(self, choice: Choice, expected_version: int | None = None) -> Answer:
+        """The checked answer ``choice`` gives; raises if stale or illegal (bilingual reason)."""
         decision = self.decision(choice.key)
         if decision is None:
             if expected_version is not None and expected_version < self.version:
@@ -164,21 +187,15 @@ class Match:
                 raise StaleDecision(_STALE)
         if decision.seat != choice.seat:
             raise IllegalDecision(Text(fr="Ce n'est pas votre place.", en="This is not your seat."))
-        if decision.option(choice.option) is None:
-            raise IllegalDecision(
-                Text(
-                    fr="Ce choix n'est pas permis maintenant.", en="That option is not allowed now."
-                )
-            )
-        return decision
+        return check_answer(decision, choice)
 
     def apply(self, choice: Choice, expected_version: int | None = None) -> list[AnyEvent]:
         """Apply one choice; return its events. On refusal nothing changes."""
-        self.check(choice, expected_version)
+        answer = self.check(choice, expected_version)
         dice = self.dice.model_copy()
         state = self.game.copy(self.state)
         ctx = Ctx(FairRng(dice))
-        self.game.apply(state, choice, ctx)
+        self.game.apply(state, answer, ctx)
         # Commit only once the game accepted the choice.
         self.state = state
         self.dice = dice
@@ -201,8 +218,8 @@ class Match:
 
     def ai_choice(self, decision: Decision) -> Choice:
         level = self.seats[decision.seat].ai_level if decision.seat < len(self.seats) else None
-        option = self.game.ai_choose(self.state, decision, self.ai_rng(decision), level)
-        return Choice(seat=decision.seat, key=decision.key, option=option)
+        reply = self.game.ai_choose(self.state, decision, self.ai_rng(decision), level)
+        return reply_choice(decision, reply)
 
     # --- persistence -----------------------------------------------------------------
     def snapshot(self) -> dict[str, Any]:
@@ -238,6 +255,21 @@ class Match:
             choices=choices,
             events=[event_from_json(e) for e in events or []],
         )
+
+
+def reply_choice(decision: Decision, reply: Reply) -> Choice:
+    """The :class:`Choice` an AI's :data:`Reply` stands for, shaped by the decision's ask."""
+    if isinstance(decision.ask, One):
+        if not isinstance(reply, str):
+            raise TypeError(f"{decision.key}: a one-option decision needs an option id")
+        return Choice(seat=decision.seat, key=decision.key, option=reply)
+    if isinstance(decision.ask, Allocation):
+        if not isinstance(reply, dict):
+            raise TypeError(f"{decision.key}: an allocation needs amounts")
+        return Choice(seat=decision.seat, key=decision.key, amounts=dict(reply))
+    if not isinstance(reply, list):
+        raise TypeError(f"{decision.key}: this decision needs a list of option ids")
+    return Choice(seat=decision.seat, key=decision.key, options=list(reply))
 
 
 _STALE = Text(

@@ -7,7 +7,7 @@ from typing import Any
 
 from bot.engine.game import Game, GameInfo
 
-_GAMES: dict[str, Game[Any]] = {}
+_GAMES: dict[str, Game[Any, Any]] = {}
 _GAME_MODULES = (
     "bot.games.mad",
     "bot.games.arena",
@@ -18,7 +18,7 @@ _GAME_MODULES = (
 _loaded = False
 
 
-def register(game: Game[Any]) -> Game[Any]:
+def register(game: Game[Any, Any]) -> Game[Any, Any]:
     _GAMES[game.info.id] = game
     return game
 
@@ -37,7 +37,7 @@ def _load_all() -> None:
                 raise
 
 
-def get_game(game_id: str) -> Game[Any]:
+def get_game(game_id: str) -> Game[Any, Any]:
     _load_all()
     try:
         return _GAMES[game_id]

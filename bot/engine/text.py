@@ -32,3 +32,12 @@ class Text(BaseModel):
 def lang_of(locale: str | None) -> Lang:
     """Map a Discord locale (``fr``, ``en-US``...) to one of our two languages."""
     return "fr" if (locale or "").lower().startswith("fr") else "en"
+
+
+def plural(n: int, one: str, many: str, lang: str = "en") -> str:
+    """``n`` and its noun, singular or plural as the language wants.
+
+    French uses the singular for 0 and 1 ("0 dé", "1 dé", "2 dés"); English only for 1.
+    """
+    single = n in (0, 1) if lang.startswith("fr") else n == 1
+    return f"{n} {one if single else many}"

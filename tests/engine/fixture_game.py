@@ -34,7 +34,7 @@ class PickState(BaseModel):
     score: list[int] = []
 
 
-class PickGame(Game[PickState]):
+class PickGame(Game[PickState, Any]):
     info = GameInfo(
         id="test-pick",
         names=Text(fr="Test", en="Test"),

@@ -88,7 +88,7 @@ def _stats_text(move: int, atk: int, dfn: int) -> Text:
     )
 
 
-class ArenaGame(Game[ArenaState]):
+class ArenaGame(Game[ArenaState, Any]):
     info = GameInfo(
         id="arena",
         names=Text(fr="Arena!", en="Arena!"),

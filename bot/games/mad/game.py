@@ -118,7 +118,7 @@ def teleport_detail(b: Board, pos: Position, t: Turn) -> Text:
     return Text(fr=" ; ".join(parts_fr), en="; ".join(parts_en))
 
 
-class MadGame(Game[MadState]):
+class MadGame(Game[MadState, Any]):
     """MAD (rules/mad.fr.txt) with the RULINGS' MAD section."""
 
     info = GameInfo(

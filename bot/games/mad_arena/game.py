@@ -18,7 +18,7 @@ from bot.games.mad_arena.view import build_view
 CHECKPOINT_EVENTS = {"countdown", "reveal", "action-end", "game-over"}
 
 
-class MadArena(Game[MAState]):
+class MadArena(Game[MAState, Any]):
     info = GameInfo(
         id="mad-arena",
         names=Text(fr="Mad Arena", en="Mad Arena"),

@@ -1,0 +1,28 @@
+"""Words a game declares for itself, so no generic layer knows any game's terms.
+
+The Discord layer names stats, subjects and AI levels from these declarations
+(``GameInfo.stats``, ``GameInfo.subjects``, ``GameInfo.ai_levels``); a new
+game brings its own words by registering, without touching ``bot/i18n``.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel
+
+from bot.engine.text import Text
+
+
+class StatInfo(BaseModel):
+    """A value shown on an option (a card's initiative): symbol on buttons, name in text."""
+
+    key: str
+    symbol: str
+    names: Text
+
+
+class LevelInfo(BaseModel):
+    """An AI level a game offers (``easy``, ``medium``, ``hard``...)."""
+
+    id: str
+    names: Text
+    summary: Text | None = None
