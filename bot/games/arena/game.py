@@ -14,6 +14,7 @@ from bot.engine.errors import IllegalDecision
 from bot.engine.events import AnyEvent
 from bot.engine.game import Ctx, Game, GameInfo, ModeInfo, Outcome, SeatSpec
 from bot.engine.text import Text
+from bot.engine.vocabulary import LevelInfo, StatInfo
 from bot.games.arena.board import (
     CORNERS,
     DIRECTION_LABELS,
@@ -70,6 +71,29 @@ SUMMARY = Text(
 )
 
 
+STATS = [
+    StatInfo(key="move", symbol="👣", names=Text(fr="déplacement", en="move")),
+    StatInfo(key="atk", symbol="🗡️", names=Text(fr="dés d'attaque", en="attack dice")),
+    StatInfo(key="def", symbol="🛡️", names=Text(fr="dés de défense", en="defence dice")),
+    StatInfo(key="dmg", symbol="💥", names=Text(fr="dégâts si touché", en="damage on a hit")),
+    StatInfo(key="hp", symbol="❤️", names=Text(fr="PV", en="HP")),
+    StatInfo(key="to", symbol="➡️", names=Text(fr="vers", en="to")),
+]
+"""The stats Arena!'s buttons show (``Option.stats`` keys), with their symbols and names."""
+
+AI_LEVELS = [
+    LevelInfo(
+        id="normal",
+        names=Text(fr="Normal", en="Normal"),
+        summary=Text(
+            fr="Pèse chaque plan du tour avec les probabilités exactes des dés.",
+            en="Weighs every plan of the turn with the exact dice odds.",
+        ),
+    )
+]
+"""Arena!'s AI has one level (``ai.py``)."""
+
+
 COMPASS: list[tuple[str, int]] = [
     ("nw", 0),
     ("ne", 0),
@@ -106,6 +130,8 @@ class ArenaGame(Game[ArenaState, Any]):
             )
         ],
         summary=SUMMARY,
+        stats=STATS,
+        ai_levels=AI_LEVELS,
     )
 
     # --- lifecycle -----------------------------------------------------------------
