@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import logging
 from pathlib import Path
+from typing import Any
 
 import discord
 from discord.ext import commands
@@ -42,13 +43,13 @@ class ArenaBot(commands.Bot):
         clock: Clock | None = None,
         tick_seconds: float | None = TICK_SECONDS,
         sync_commands: bool = True,
-        **kwargs: object,
+        **kwargs: Any,
     ) -> None:
         # No privileged intent: everything arrives as interactions.
         intents = discord.Intents.default()
         super().__init__(
             command_prefix=commands.when_mentioned, intents=intents, help_command=None, **kwargs
-        )  # type: ignore[arg-type]
+        )
         self.db_path = Path(db_path)
         self.dev_guild_id = dev_guild_id
         self.clock = clock or SystemClock()
