@@ -11,6 +11,7 @@ from typing import Any
 from bot.engine import Decision, GameInfo, Match, OptionSpec, SeatSpec
 from bot.engine.events import AnyEvent
 from bot.engine.registry import get_game
+from bot.engine.vocabulary import LevelInfo
 from bot.gm import timers as tm
 from bot.gm.ids import cid
 from bot.gm.msg import Attachment, Button, Embed, Msg, Row, Select, SelectOption, clip
@@ -40,7 +41,9 @@ def ai_levels(info: GameInfo) -> list[tuple[str, str, str]]:
     if levels:
         out = []
         for item in levels:
-            if isinstance(item, tuple | list):
+            if isinstance(item, LevelInfo):
+                out.append((item.id, item.names.fr, item.names.en))
+            elif isinstance(item, tuple | list):
                 out.append((str(item[0]), item[1].fr, item[1].en))
             else:
                 out.append((str(item), str(item), str(item)))

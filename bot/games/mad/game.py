@@ -18,6 +18,7 @@ from bot.engine.errors import IllegalDecision
 from bot.engine.events import AnyEvent
 from bot.engine.game import Ctx, Game, GameInfo, ModeInfo, OptionSpec, Outcome, SeatSpec
 from bot.engine.text import Text
+from bot.engine.vocabulary import LevelInfo
 from bot.games.mad import ai
 from bot.games.mad.core import (
     BOARD_IDS,
@@ -78,6 +79,35 @@ LEVEL_CHOICES = [
     ("medium", Text(fr="Moyen", en="Medium")),
     ("hard", Text(fr="Difficile", en="Hard")),
 ]
+"""The host option ``ai_level`` (its default, ``hard``, is the level of seats without one)."""
+
+AI_LEVELS = [
+    LevelInfo(
+        id="hard",
+        names=Text(fr="Difficile", en="Hard"),
+        summary=Text(
+            fr="Recherche alpha-bêta approfondie (voit venir le départage des 40 tours).",
+            en="Deep alpha-beta search (sees the 40-turn tie-break coming).",
+        ),
+    ),
+    LevelInfo(
+        id="medium",
+        names=Text(fr="Moyen", en="Medium"),
+        summary=Text(fr="Regarde deux tours à l'avance.", en="Looks two turns ahead."),
+    ),
+    LevelInfo(
+        id="easy",
+        names=Text(fr="Facile", en="Easy"),
+        summary=Text(
+            fr="Un tour à l'avance, avec beaucoup de hasard.",
+            en="One turn ahead, with a lot of randomness.",
+        ),
+    ),
+]
+"""MAD's AI levels, the default first: ``hard``, the default of the ``ai_level`` option."""
+
+SUBJECTS = {"red": Text(fr="Rouge", en="Red"), "blue": Text(fr="Bleu", en="Blue")}
+"""``Decision.subject`` names the side to answer (``SIDE_NAMES`` in English, lower case)."""
 
 
 def teleport_label(t: Turn) -> str:
@@ -164,6 +194,8 @@ class MadGame(Game[MadState, Any]):
             ),
         ],
         summary=SUMMARY,
+        subjects=SUBJECTS,
+        ai_levels=AI_LEVELS,
     )
 
     # --- lifecycle -------------------------------------------------------------------
