@@ -7,14 +7,12 @@ output can be checked, and offers one option of every type.
 
 from __future__ import annotations
 
-from typing import Any
-
 from PIL import ImageDraw
 
 from bot.engine import GameInfo, ModeInfo, OptionSpec, Text
 from bot.engine.registry import register
 from bot.render.common import canvas, font, png_bytes, seat_colour
-from tests.engine.fixture_game import PickGame, PickState
+from tests.engine.fixture_game import PickGame, PickState, PickView
 
 
 class ImagePickGame(PickGame):
@@ -50,12 +48,12 @@ class ImagePickGame(PickGame):
     def round_label(self, state: PickState) -> int:
         return state.round
 
-    def render(self, view: dict[str, Any], lang: str = "en") -> bytes:
+    def render(self, view: PickView, lang: str = "en") -> bytes:
         img, draw = canvas(240, 120)
         assert isinstance(draw, ImageDraw.ImageDraw)
-        title = ("Manche" if lang == "fr" else "Round") + f" {view['round']}"
+        title = ("Manche" if lang == "fr" else "Round") + f" {view.round}"
         draw.text((10, 10), title, font=font(18, True), fill=(255, 255, 255))
-        for i, score in enumerate(view["score"]):
+        for i, score in enumerate(view.score):
             draw.rectangle((10 + 70 * i, 50, 70 + 70 * i, 110), fill=seat_colour(i))
             draw.text((20 + 70 * i, 70), str(score), font=font(20), fill=(0, 0, 0))
         return png_bytes(img)
