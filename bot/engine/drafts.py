@@ -124,15 +124,18 @@ class Draft(BaseModel):
         return None
 
     def valid_for(self, decision: Decision) -> bool:
-        """Whether every part still names something the decision offers (after a restart)."""
+        """Whether every part still names something the decision offers (after a restart),
+        each amount within its quantity's bounds now."""
         if decision.key != self.key or decision.seat != self.seat:
             return False
         ask = decision.ask
         for s in self.steps:
             if s.op == "option" and decision.option(s.ref) is None:
                 return False
-            if s.op == "amount" and not (isinstance(ask, Allocation) and ask.quantity(s.ref)):
-                return False
+            if s.op == "amount":
+                q = ask.quantity(s.ref) if isinstance(ask, Allocation) else None
+                if q is None or not q.min <= s.amount <= q.max:
+                    return False
         return True
 
     def summary(self, decision: Decision) -> Text:
