@@ -23,6 +23,7 @@ from bot.engine import Choice, Match, SeatSpec
 from bot.engine.errors import EngineError
 from bot.engine.events import RollEvent, event_from_json
 from bot.engine.log import log_json, parse_log, rolls_of, verify_log
+from bot.engine.match import SNAPSHOT_FORMAT
 
 OK = 0
 MISMATCH = 1
@@ -146,27 +147,32 @@ async def verify_stored(db: Path, match_id: int, opener: StoreOpener | None = No
             return _report(
                 [("Replay", (False, f"cannot replay: {exc.args[0] if exc.args else exc}"))]
             )
+        from bot.store.store import snapshot_agrees
+
         data = log_json(match)
         checks = [("Dice", verify_log(data))]
-        same_seed = match.seed == record.seed
-        same_snapshot = record.snapshot is not None and _canonical(match.snapshot()) == _canonical(
-            record.snapshot
-        )
-        if same_seed and same_snapshot:
-            checks.append(
-                (
-                    "Replay",
-                    (True, f"{len(match.choices)} decisions replay to the stored snapshot exactly"),
-                )
-            )
-        elif not same_seed:
+        if match.seed != record.seed:
             checks.append(
                 ("Replay", (False, "the replay used a different seed than the stored one"))
             )
-        else:
+        elif record.snapshot is None:
+            checks.append(("Replay", (False, "the match has no stored snapshot")))
+        elif int(record.snapshot.get("format", 1)) >= SNAPSHOT_FORMAT:
+            same = _canonical(match.snapshot()) == _canonical(record.snapshot)
             checks.append(
-                ("Replay", (False, "the replayed state differs from the stored snapshot"))
+                (
+                    "Replay",
+                    (
+                        True,
+                        f"{len(match.choices)} decisions replay to the stored snapshot exactly",
+                    )
+                    if same
+                    else (False, "the replayed state differs from the stored snapshot"),
+                )
             )
+        else:
+            ok, why = snapshot_agrees(match.snapshot(), record.snapshot)
+            checks.append(("Replay", (ok, f"{len(match.choices)} decisions replay: {why}")))
         return _report(checks)
     finally:
         await store.close()

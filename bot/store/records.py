@@ -46,6 +46,9 @@ class MatchRecord(BaseModel):
     seats: list[SeatSpec] = Field(default_factory=list)
     locale: str
     snapshot: dict[str, Any] | None
+    log_format: int = 1
+    """How its decisions were logged: 1 before structured decisions (upgraded by the game
+    on replay), ``bot.engine.match.LOG_FORMAT`` for matches started since."""
     created_at: float
     updated_at: float
     finished_at: float | None

@@ -24,6 +24,21 @@ class Migration:
     """Executed one by one (not ``executescript``, which would commit on its own)."""
 
 
+APPEND_ONLY_TRIGGERS: tuple[str, ...] = (
+    """
+            CREATE TRIGGER decisions_no_update BEFORE UPDATE ON decisions
+            BEGIN SELECT RAISE(ABORT, 'the decision log is append-only'); END
+            """,
+    """
+            CREATE TRIGGER decisions_no_delete BEFORE DELETE ON decisions
+            BEGIN SELECT RAISE(ABORT, 'the decision log is append-only'); END
+            """,
+)
+"""The triggers that keep ``decisions`` append-only (created by migration 1). Only the
+one-time upgrade of a live match's format-1 log (``Store.load_match``) drops them, and
+recreates them inside the same transaction."""
+APPEND_ONLY_TRIGGER_NAMES: tuple[str, ...] = ("decisions_no_update", "decisions_no_delete")
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(
         1,
@@ -82,14 +97,7 @@ MIGRATIONS: tuple[Migration, ...] = (
             )
             """,
             # The log is append-only: the database itself refuses edits and deletions.
-            """
-            CREATE TRIGGER decisions_no_update BEFORE UPDATE ON decisions
-            BEGIN SELECT RAISE(ABORT, 'the decision log is append-only'); END
-            """,
-            """
-            CREATE TRIGGER decisions_no_delete BEFORE DELETE ON decisions
-            BEGIN SELECT RAISE(ABORT, 'the decision log is append-only'); END
-            """,
+            *APPEND_ONLY_TRIGGERS,
         ),
     ),
     Migration(
@@ -184,6 +192,18 @@ MIGRATIONS: tuple[Migration, ...] = (
             )
             """,
             "CREATE INDEX notices_pending ON notices (match_id, seat) WHERE delivered = 0",
+        ),
+    ),
+    Migration(
+        6,
+        "structured answers in the decision log, and the log format of each match",
+        (
+            # JSON of a structured answer ({"options": [...]} or {"amounts": {...}});
+            # NULL for a one-option choice, whose id stays in ``option``.
+            "ALTER TABLE decisions ADD COLUMN answer TEXT",
+            # 1: choices recorded before structured decisions (upgraded by the game when
+            # replayed); new matches are logged in ``bot.engine.match.LOG_FORMAT``.
+            "ALTER TABLE matches ADD COLUMN log_format INTEGER NOT NULL DEFAULT 1",
         ),
     ),
 )

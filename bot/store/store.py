@@ -18,10 +18,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from types import EllipsisType
 from typing import Any, Literal
@@ -29,6 +31,7 @@ from typing import Any, Literal
 import aiosqlite
 
 from bot.engine import Choice, Match, SeatSpec, Text
+from bot.engine.match import LOG_FORMAT, SNAPSHOT_FORMAT
 from bot.store.records import (
     ACTIVE_STATUSES,
     STATUSES,
@@ -40,18 +43,119 @@ from bot.store.records import (
     StoreConflict,
     UserPrefs,
 )
-from bot.store.schema import current_version, migrate
+from bot.store.schema import (
+    APPEND_ONLY_TRIGGER_NAMES,
+    APPEND_ONLY_TRIGGERS,
+    current_version,
+    migrate,
+)
 
 Synchronous = Literal["OFF", "NORMAL", "FULL", "EXTRA"]
 
+_log = logging.getLogger(__name__)
+
 _MATCH_COLUMNS = (
     "id, guild_id, channel_id, thread_id, host_id, game, mode, options, status, seed, "
-    "version, snapshot, locale, created_at, updated_at, finished_at"
+    "version, snapshot, locale, log_format, created_at, updated_at, finished_at"
 )
 
 
 def _dumps(data: Any) -> str:
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+
+
+def _answer_columns(choice: Choice) -> tuple[str, str | None]:
+    """``(option, answer)`` as stored: a one-option choice keeps its id in ``option``;
+    a structured one has ``option = ''`` and its ``options``/``amounts`` as JSON."""
+    answer: dict[str, Any] = {}
+    if choice.options is not None:
+        answer["options"] = choice.options
+    if choice.amounts is not None:
+        answer["amounts"] = choice.amounts
+    return choice.option or "", _dumps(answer) if answer else None
+
+
+def _choice_of(row: Mapping[str, Any]) -> Choice:
+    """The exact :class:`Choice` a stored row holds (inverse of :func:`_answer_columns`)."""
+    if row["answer"] is None:
+        return Choice(seat=row["seat"], key=row["key"], option=row["option"])
+    answer = json.loads(row["answer"])
+    return Choice(
+        seat=row["seat"],
+        key=row["key"],
+        option=row["option"] or None,
+        options=answer.get("options"),
+        amounts=answer.get("amounts"),
+    )
+
+
+@dataclass(frozen=True)
+class _Logged:
+    """One of today's choices replayed from an older log, with what its row keeps."""
+
+    choice: Choice
+    by_ai: bool
+    """Whether the AI made it (every old step it merges was the AI's)."""
+    created_at: float
+    """When it was made (its last old step)."""
+
+
+def _upgrade(
+    record: MatchRecord, start: list[SeatSpec], rows: list[dict[str, Any]]
+) -> tuple[Match, list[_Logged]]:
+    """Replay stored rows from the seed, like :meth:`Match.replay` with the record's log format.
+
+    Format-1 choices go through :meth:`Game.upgrade_choice` exactly as
+    :meth:`Match.replay` feeds them (held until the game returns today's choice);
+    this keeps, for each of today's choices, who made it and when. Old choices the
+    game still holds at the end (part of an answer now asked in one go) are
+    dropped: the player gives that answer again. Runs in a worker thread.
+    """
+    assert record.seed is not None
+    match = Match.create(record.game, start, record.seed, record.mode, record.options)
+    log: list[_Logged] = []
+    held: list[Choice] = []
+    held_rows: list[dict[str, Any]] = []
+    for row in rows:
+        choice = _choice_of(row)
+        if record.log_format >= LOG_FORMAT:
+            match.apply(choice)
+            log.append(_Logged(choice, bool(row["by_ai"]), row["created_at"]))
+            continue
+        held.append(choice)
+        held_rows.append(row)
+        new = match.game.upgrade_choice(match.state, match.pending(), held)
+        if new is not None:
+            by_ai = all(bool(r["by_ai"]) for r in held_rows)
+            created_at = held_rows[-1]["created_at"]
+            held.clear()
+            held_rows.clear()
+            match.apply(new)
+            log.append(_Logged(new, by_ai, created_at))
+    match.seats = list(record.seats)
+    return match, log
+
+
+def snapshot_agrees(replayed: dict[str, Any], stored: dict[str, Any]) -> tuple[bool, str]:
+    """Whether a replayed snapshot is the stored one; why not, in words.
+
+    A snapshot of an older format (written before structured decisions) holds a game
+    state today's code does not read, and its version counts the old steps: then the
+    parts every format shares must agree, above all the dice stream (how many draws
+    were used), which a skipped, extra or reordered roll would change.
+    """
+    if int(stored.get("format", 1)) >= SNAPSHOT_FORMAT:
+        same = json.loads(_dumps(replayed)) == json.loads(_dumps(stored))
+        return same, "the replay equals the stored snapshot" if same else (
+            "the replayed state differs from the stored snapshot"
+        )
+    for part in ("dice", "mode", "options", "seats"):
+        if json.loads(_dumps(replayed.get(part))) != json.loads(_dumps(stored.get(part))):
+            return False, f"the replay's {part} differ from the stored (format 1) snapshot"
+    return True, (
+        f"the replay has the stored dice stream ({replayed['dice']['counter']} draws), mode, "
+        "options and seats (the stored snapshot is of format 1)"
+    )
 
 
 class Store:
@@ -269,8 +373,8 @@ class Store:
             status = "finished" if match.over else "live"
             await db.execute(
                 "UPDATE matches SET status = ?, seed = ?, mode = ?, options = ?, snapshot = ?, "
-                "start_seats = ?, version = ?, started_at = ?, updated_at = ?, finished_at = ? "
-                "WHERE id = ?",
+                "start_seats = ?, version = ?, started_at = ?, updated_at = ?, finished_at = ?, "
+                "log_format = ? WHERE id = ?",
                 (
                     status,
                     match.seed,
@@ -282,6 +386,7 @@ class Store:
                     now,
                     now,
                     now if status == "finished" else None,
+                    LOG_FORMAT,
                     match_id,
                 ),
             )
@@ -307,24 +412,28 @@ class Store:
         if match.choices and match.choices[-1] != choice:
             raise ValueError("commit_decision: choice is not the match's last applied choice")
         snapshot = _dumps(match.snapshot())  # serialise before taking the write lock
+        option, answer = _answer_columns(choice)
         over = match.over
         now = self._clock()
         async with self._write() as db:
             # The version check is part of the insert: one round trip on the common path.
+            # A match still logged in format 1 takes no new choice before load_match upgraded it.
             cur = await db.execute(
-                "INSERT INTO decisions (match_id, seq, seat, key, option, by_ai, created_at) "
-                "SELECT ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM matches "
-                "WHERE id = ? AND status = 'live' AND version = ?)",
+                "INSERT INTO decisions (match_id, seq, seat, key, option, answer, by_ai, "
+                "created_at) SELECT ?, ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM matches "
+                "WHERE id = ? AND status = 'live' AND version = ? AND log_format = ?)",
                 (
                     match_id,
                     match.version,
                     choice.seat,
                     choice.key,
-                    choice.option,
+                    option,
+                    answer,
                     int(by_ai),
                     now,
                     match_id,
                     match.version - 1,
+                    LOG_FORMAT,
                 ),
             )
             if cur.rowcount != 1:
@@ -350,12 +459,19 @@ class Store:
     async def _raise_commit_conflict(
         self, db: aiosqlite.Connection, match_id: int, version: int
     ) -> None:
-        async with db.execute("SELECT version, status FROM matches WHERE id = ?", (match_id,)) as c:
+        async with db.execute(
+            "SELECT version, status, log_format FROM matches WHERE id = ?", (match_id,)
+        ) as c:
             row = await c.fetchone()
         if row is None:
             raise StoreConflict(f"match {match_id} does not exist")
         if row["status"] != "live":
             raise StoreConflict(f"match {match_id} is {row['status']}, not live")
+        if row["log_format"] != LOG_FORMAT:
+            raise StoreConflict(
+                f"match {match_id} is logged in format {row['log_format']}: "
+                "load_match upgrades it before it takes new decisions"
+            )
         raise StoreConflict(
             f"match {match_id} is stored at version {row['version']}; "
             f"a decision producing version {version} does not follow it"
@@ -370,67 +486,175 @@ class Store:
 
         Events from before the load are not kept (the snapshot holds the state,
         not the history); :meth:`replay_match` rebuilds them for the full log.
+
+        A match stored by an older engine (a snapshot ``format`` below
+        ``SNAPSHOT_FORMAT``, or a decision log of format 1) is never loaded from
+        its snapshot, whose state today's game may not read: it is replayed, its
+        old choices upgraded by the game, and a live one is stored upgraded once
+        (:meth:`_store_upgrade`).
         """
-        record = await self.get(match_id)
-        if record is None or record.snapshot is None:
-            raise KeyError(f"match {match_id} has not started")
-        return Match.from_snapshot(record.snapshot, choices=await self.decisions(match_id))
+        for _ in range(3):
+            record = await self.get(match_id)
+            if record is None or record.snapshot is None:
+                raise KeyError(f"match {match_id} has not started")
+            if (
+                int(record.snapshot.get("format", 1)) >= SNAPSHOT_FORMAT
+                and record.log_format >= LOG_FORMAT
+            ):
+                return Match.from_snapshot(record.snapshot, choices=await self.decisions(match_id))
+            rows = await self._decision_rows(match_id)
+            start = await self._start_seats(record)
+            match, log = await asyncio.to_thread(_upgrade, record, start, rows)
+            if record.status != "live":
+                return match
+            try:
+                await self._store_upgrade(record, rows, match, log)
+            except StoreConflict:
+                continue  # the match moved while it was replayed: read it again
+            return match
+        raise StoreConflict(f"match {match_id} kept changing while it was being upgraded")
+
+    async def _store_upgrade(
+        self,
+        record: MatchRecord,
+        rows: list[dict[str, Any]],
+        match: Match,
+        log: list[_Logged],
+    ) -> None:
+        """Store a live match replayed from an older format, once, in ONE transaction.
+
+        The snapshot becomes today's (format ``SNAPSHOT_FORMAT``, log format
+        ``LOG_FORMAT``). If the game changed the choices while upgrading them
+        (several old one-option steps merged into one structured answer, so the
+        version count differs too), the log is rewritten with today's choices: the
+        append-only triggers are dropped and recreated inside this transaction, so
+        no other connection ever sees the log editable and a crash leaves the old
+        log and snapshot whole. Raises :class:`StoreConflict` (nothing written) if
+        the match changed since ``record`` was read.
+        """
+        old = [_choice_of(r) for r in rows]
+        new = [entry.choice for entry in log]
+        snapshot = _dumps(match.snapshot())
+        now = self._clock()
+        async with self._write() as db:
+            cur = await db.execute(
+                "UPDATE matches SET snapshot = ?, version = ?, log_format = ?, updated_at = ? "
+                "WHERE id = ? AND status = 'live' AND version = ? AND log_format = ?",
+                (
+                    snapshot,
+                    match.version,
+                    LOG_FORMAT,
+                    now,
+                    record.id,
+                    record.version,
+                    record.log_format,
+                ),
+            )
+            if cur.rowcount != 1:
+                raise StoreConflict(f"match {record.id} changed while it was being upgraded")
+            if new != old:
+                for name in APPEND_ONLY_TRIGGER_NAMES:
+                    await db.execute(f"DROP TRIGGER {name}")
+                await db.execute("DELETE FROM decisions WHERE match_id = ?", (record.id,))
+                for seq, entry in enumerate(log, start=1):
+                    await self._insert_decision(
+                        db, record.id, seq, entry.choice, entry.by_ai, entry.created_at
+                    )
+                for sql in APPEND_ONLY_TRIGGERS:
+                    await db.execute(sql)
+        _log.info(
+            "match %s upgraded to log format %s (%s old decisions -> %s%s)",
+            record.id,
+            LOG_FORMAT,
+            len(old),
+            len(new),
+            ", log rewritten" if new != old else "",
+        )
 
     async def replay_match(self, match_id: int) -> Match:
         """The match rebuilt from seed + mode + options + the decision log (with all events).
 
         Setup sees the seats as they were at the start (a later AI takeover
         must not change what setup produced); the result carries today's seats.
+        A log of format 1 is upgraded by the game as it is replayed. The replay
+        runs in a worker thread: a long match must not stall the event loop.
         """
         record = await self.get(match_id)
         if record is None or record.seed is None:
             raise KeyError(f"match {match_id} has not started")
-        async with self._read() as db:
-            async with db.execute(
-                "SELECT start_seats FROM matches WHERE id = ?", (match_id,)
-            ) as cur:
-                row = await cur.fetchone()
-        start = record.seats
-        if row is not None and row["start_seats"] is not None:
-            start = [SeatSpec.model_validate(s) for s in json.loads(row["start_seats"])]
-        match = Match.replay(
+        start = await self._start_seats(record)
+        match = await asyncio.to_thread(
+            Match.replay,
             record.game,
             start,
             record.seed,
             record.mode,
             record.options,
             await self.decisions(match_id),
+            record.log_format,
         )
         match.seats = list(record.seats)
         return match
 
+    async def _start_seats(self, record: MatchRecord) -> list[SeatSpec]:
+        """The seats ``setup`` saw (``start_seats``); today's for a match stored without them."""
+        async with self._read() as db:
+            async with db.execute(
+                "SELECT start_seats FROM matches WHERE id = ?", (record.id,)
+            ) as cur:
+                row = await cur.fetchone()
+        if row is not None and row["start_seats"] is not None:
+            return [SeatSpec.model_validate(s) for s in json.loads(row["start_seats"])]
+        return list(record.seats)
+
     async def check_replay(self, match_id: int) -> bool:
-        """Whether the decision log replays exactly to the stored snapshot."""
+        """Whether the decision log replays exactly to the stored snapshot.
+
+        A snapshot of an older format is compared on what every format shares
+        (:func:`snapshot_agrees`).
+        """
         record = await self.get(match_id)
         if record is None or record.snapshot is None:
             return False
-        replayed = json.loads(_dumps((await self.replay_match(match_id)).snapshot()))
-        return replayed == record.snapshot
+        replayed = (await self.replay_match(match_id)).snapshot()
+        return snapshot_agrees(replayed, record.snapshot)[0]
 
-    async def decisions(self, match_id: int) -> list[Choice]:
+    async def _decision_rows(self, match_id: int) -> list[dict[str, Any]]:
         async with self._read() as db:
             async with db.execute(
-                "SELECT seat, key, option FROM decisions WHERE match_id = ? ORDER BY seq",
-                (match_id,),
-            ) as cur:
-                rows = await cur.fetchall()
-        return [Choice(seat=r["seat"], key=r["key"], option=r["option"]) for r in rows]
-
-    async def decision_log(self, match_id: int) -> list[dict[str, Any]]:
-        """The raw log rows (seq, seat, key, option, by_ai, created_at), for audits."""
-        async with self._read() as db:
-            async with db.execute(
-                "SELECT seq, seat, key, option, by_ai, created_at FROM decisions "
+                "SELECT seq, seat, key, option, answer, by_ai, created_at FROM decisions "
                 "WHERE match_id = ? ORDER BY seq",
                 (match_id,),
             ) as cur:
                 rows = await cur.fetchall()
-        return [{**dict(r), "by_ai": bool(r["by_ai"])} for r in rows]
+        return [dict(r) for r in rows]
+
+    async def decisions(self, match_id: int) -> list[Choice]:
+        """The logged choices, in order, exactly as they were made (option, options or amounts)."""
+        return [_choice_of(r) for r in await self._decision_rows(match_id)]
+
+    async def decision_log(self, match_id: int) -> list[dict[str, Any]]:
+        """The log rows for audits: seq, seat, key, option, options, amounts, by_ai, created_at.
+
+        ``option`` is the id of a one-option answer; ``options`` (a set or an order)
+        and ``amounts`` (an allocation) are those of a structured one, else None.
+        """
+        out: list[dict[str, Any]] = []
+        for r in await self._decision_rows(match_id):
+            choice = _choice_of(r)
+            out.append(
+                {
+                    "seq": r["seq"],
+                    "seat": r["seat"],
+                    "key": r["key"],
+                    "option": choice.option,
+                    "options": choice.options,
+                    "amounts": choice.amounts,
+                    "by_ai": bool(r["by_ai"]),
+                    "created_at": r["created_at"],
+                }
+            )
+        return out
 
     async def active_matches(self) -> list[MatchRecord]:
         """Lobbies and live matches, oldest first: what a restarted bot resumes."""
@@ -498,6 +722,7 @@ class Store:
         self, guild_id: int, channel_id: int | None = None, limit: int = 10
     ) -> list[MatchRecord]:
         """A guild's (or one channel's, threads included) matches, latest activity first."""
+        params: tuple[int, ...]
         if channel_id is None:
             where, params = "WHERE guild_id = ?", (guild_id,)
         else:
@@ -780,10 +1005,11 @@ class Store:
         by_ai: bool,
         now: float,
     ) -> None:
+        option, answer = _answer_columns(choice)
         await db.execute(
-            "INSERT INTO decisions (match_id, seq, seat, key, option, by_ai, created_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (match_id, seq, choice.seat, choice.key, choice.option, int(by_ai), now),
+            "INSERT INTO decisions (match_id, seq, seat, key, option, answer, by_ai, created_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (match_id, seq, choice.seat, choice.key, option, answer, int(by_ai), now),
         )
 
     async def _records(self, where: str, params: tuple[Any, ...]) -> list[MatchRecord]:
@@ -825,6 +1051,7 @@ class Store:
                 seats=seats[r["id"]],
                 locale=r["locale"],
                 snapshot=json.loads(r["snapshot"]) if r["snapshot"] is not None else None,
+                log_format=r["log_format"],
                 created_at=r["created_at"],
                 updated_at=r["updated_at"],
                 finished_at=r["finished_at"],
