@@ -15,25 +15,20 @@ import random
 from functools import cache
 
 from bot.engine.decisions import Decision
-from bot.games.arena.board import Hex, distance, paths, step
-from bot.games.arena.postures import (
-    MAX_HP,
-    POSTURES,
-    attack_dice,
-    attack_value,
-    damage,
-    defence_dice,
-    defence_value,
-    move_allowance,
+from bot.games.arena.args import (
+    Attack,
+    EndTurn,
+    Fight,
+    GetUp,
+    PickUp,
+    Rest,
+    StayDown,
+    Step,
+    TakePosture,
 )
-from bot.games.arena.rules import (
-    blocked_hexes,
-    fighter,
-    remaining_steps,
-    required_length,
-    standing_enemies,
-)
-from bot.games.arena.state import ArenaState, Fighter, Turn
+from bot.games.arena.board import Hex, distance, paths
+from bot.games.arena.postures import MAX_HP, POSTURES, damage
+from bot.games.arena.view import ArenaView, FighterView, TurnView
 
 NONE = -1e9
 ATTACK_WEIGHT = 2.5
@@ -79,31 +74,36 @@ def odds(a: int, b: int) -> tuple[float, float, float]:
 
 
 class Planner:
-    """Scores for one seat in one state; caches per hex and posture."""
+    """Scores for one seat in one view; caches per hex and space of the posture track.
 
-    def __init__(self, state: ArenaState, seat: int) -> None:
-        self.state = state
-        self.me = fighter(state, seat)
-        self.enemies = standing_enemies(state, seat)
-        self.blocked = blocked_hexes(state, seat)
-        self._end: dict[tuple[Hex, str, bool], float] = {}
-        self._hex_attack: dict[tuple[Hex, str, bool], float] = {}
+    A space is a posture, or "sol" for a fighter on the ground; its dice, move and
+    table values come from the view (the rules computed them).
+    """
+
+    def __init__(self, view: ArenaView, turn: TurnView) -> None:
+        self.view = view
+        self.me = view.fighter(turn.seat)
+        self.enemies = [f for f in view.fighters if f.seat != turn.seat and not f.out]
+        self.blocked = set(turn.blocked)
+        self.lengths = turn.lengths
+        self._end: dict[tuple[Hex, str], float] = {}
+        self._hex_attack: dict[tuple[Hex, str], float] = {}
 
     # --- attacks -----------------------------------------------------------------
-    def attack_score(self, posture: str, down: bool, t: Fighter) -> float:
+    def attack_score(self, space: str, t: FighterView) -> float:
         me = self.me
-        a = attack_dice(posture, down, me.disarmed)
+        mine = me.spaces[space]
+        a = mine.attack
         if a == 0:
             return NONE
-        b = defence_dice(t.posture, t.down, t.disarmed)
-        hit, miss_even, miss_odd = odds(a, b)
-        dmg = damage(attack_value(posture, down), defence_value(t.posture, t.down))
+        hit, miss_even, miss_odd = odds(a, t.defence)
+        dmg = damage(mine.attack_value, t.spaces[t.posture].defence_value)
         weak = 1.0 + (MAX_HP - t.hp) / 4
         score = ATTACK_WEIGHT * hit * min(dmg, t.hp) * weak
         if dmg >= t.hp:
             score += hit * 8
-        unleashed = not down and posture == "dechainee"
-        en_garde = not t.down and t.posture == "garde"
+        unleashed = space == "dechainee"
+        en_garde = t.posture == "garde"
         if en_garde and not me.disarmed:
             score -= miss_even * DISARM_COST
         if unleashed:
@@ -115,43 +115,42 @@ class Planner:
                 score += KNOCKDOWN_BONUS * (1.0 if t.hp <= 3 else 0.4)
         return score
 
-    def hex_attack(self, h: Hex, posture: str, down: bool) -> float:
+    def hex_attack(self, h: Hex, space: str) -> float:
         """Best attack from ``h`` (NONE when no opponent is adjacent)."""
-        key = (h, posture, down)
+        key = (h, space)
         if key not in self._hex_attack:
             best = NONE
             for t in self.enemies:
                 if distance(t.pos, h) == 1:
-                    best = max(best, self.attack_score(posture, down, t))
+                    best = max(best, self.attack_score(space, t))
             self._hex_attack[key] = best
         return self._hex_attack[key]
 
     # --- where the turn ends -----------------------------------------------------
-    def end_score(self, h: Hex, posture: str, down: bool = False) -> float:
-        key = (h, posture, down)
+    def end_score(self, h: Hex, space: str) -> float:
+        key = (h, space)
         if key in self._end:
             return self._end[key]
         me = self.me
-        dd = defence_dice(posture, down, me.disarmed)
-        dv = defence_value(posture, down)
+        dd = me.spaces[space].defence
+        dv = me.spaces[space].defence_value
         threat = 0.0
-        en_garde = not down and posture == "garde"
+        en_garde = space == "garde"
         for e in self.enemies:
             d = distance(e.pos, h)
             if e.down:
                 if d == 1:
-                    threat += odds(attack_dice(e.posture, True, e.disarmed), dd)[0] * damage(
-                        attack_value(e.posture, True), dv
-                    )
+                    ground = e.spaces["sol"]
+                    threat += odds(ground.attack, dd)[0] * damage(ground.attack_value, dv)
                 continue
             best = 0.0
             for q in POSTURES:
-                if move_allowance(q, False, e.hp) + 1 < d:
+                theirs = e.spaces[q]
+                if theirs.move + 1 < d:
                     continue
-                a = attack_dice(q, False, e.disarmed)
-                if a == 0:
+                if theirs.attack == 0:
                     continue
-                best = max(best, odds(a, dd)[0] * damage(attack_value(q, False), dv))
+                best = max(best, odds(theirs.attack, dd)[0] * damage(theirs.attack_value, dv))
                 if en_garde and q == "dechainee":
                     # An unleashed attacker always knocks an en-garde defender down.
                     best += 1.2
@@ -159,7 +158,7 @@ class Planner:
         # Each opponent attacks one fighter a turn: with many around, a share of them.
         threat *= min(1.0, 2.0 / max(1, len(self.enemies)))
         # A draw after round 10 is a loss for everyone: caution fades, urgency grows.
-        rnd = self.state.round
+        rnd = self.view.round
         care = (CARE + (MAX_HP - me.hp) / 6) * (1.0 - rnd / 25)
         score = -threat * care
         if threat >= me.hp * 0.75:
@@ -178,8 +177,7 @@ class Planner:
     def fight_value(
         self,
         start: Hex,
-        posture: str,
-        down: bool,
+        space: str,
         remaining: int,
         visited: set[Hex],
         may_attack: bool,
@@ -192,8 +190,8 @@ class Planner:
             end = p[-1] if p else start
             attack = NONE
             if may_attack:
-                attack = max(self.hex_attack(h, posture, down) for h in [start, *p])
-            value = self.end_score(end, posture, down)
+                attack = max(self.hex_attack(h, space) for h in [start, *p])
+            value = self.end_score(end, space)
             if attack > NONE:
                 value += max(attack, NONE if must_attack else 0.0)
             elif must_attack:
@@ -206,10 +204,10 @@ class Planner:
         me = self.me
         if me.down:
             return self.end_score(me.pos, posture) + 2.0
-        req = required_length(self.state, me.seat, posture)
+        req = self.lengths[posture]
         best = NONE
-        if req > 0 or self.hex_attack(me.pos, posture, False) > NONE:
-            best = self.fight_value(me.pos, posture, False, req, set(), True, req == 0)
+        if req > 0 or self.hex_attack(me.pos, posture) > NONE:
+            best = self.fight_value(me.pos, posture, req, set(), True, req == 0)
         if me.disarmed and me.weapon_at == me.pos:
             best = max(best, self.end_score(me.pos, posture) + 3.0)
         if posture == "garde":
@@ -222,7 +220,7 @@ class Planner:
         me = self.me
         base = self.end_score(me.pos, "garde")
         safe = not any(
-            distance(e.pos, me.pos) <= min(5, move_allowance("dechainee", e.down, e.hp) + 1)
+            distance(e.pos, me.pos) <= min(5, e.spaces["sol" if e.down else "dechainee"].move + 1)
             for e in self.enemies
         )
         gain = 0.0
@@ -237,64 +235,66 @@ def _best(scored: list[tuple[float, str]], rnd: random.Random) -> str:
     return ties[0] if len(ties) == 1 else rnd.choice(ties)
 
 
-def choose(state: ArenaState, decision: Decision, rnd: random.Random) -> str:
-    """The AI's option id for ``decision`` (always one of its options)."""
+def choose(view: ArenaView, decision: Decision, rnd: random.Random) -> str:
+    """The AI's option id for ``decision`` (always one of its options), from the public view."""
     ids = [o.id for o in decision.options]
-    turn = state.turn
+    turn = view.turn
     if turn is None or len(ids) == 1:
         return ids[0]
-    plan = Planner(state, decision.seat)
+    plan = Planner(view, turn)
     me = plan.me
     scored: list[tuple[float, str]] = []
     if decision.kind == "posture":
-        for oid in ids:
-            if oid == "solpick":
-                value = plan.end_score(me.pos, me.posture, True) + 3.0
-            elif oid == "sol":
-                value = plan.hex_attack(me.pos, me.posture, True) + plan.end_score(
-                    me.pos, me.posture, True
-                )
-            else:
-                value = plan.posture_value(oid)
-            scored.append((value, oid))
+        for opt in decision.options:
+            match opt.args:
+                case PickUp():
+                    value = plan.end_score(me.pos, "sol") + 3.0
+                case StayDown():
+                    value = plan.hex_attack(me.pos, "sol") + plan.end_score(me.pos, "sol")
+                case TakePosture(posture=p) | GetUp(posture=p):
+                    value = plan.posture_value(p)
+                case _:
+                    value = NONE
+            scored.append((value, opt.id))
     elif decision.kind == "action":
         posture = turn.posture or "garde"
-        for oid in ids:
-            if oid == "fight":
-                value = plan.fight_value(
-                    me.pos, posture, False, turn.required, set(), True, turn.required == 0
-                )
-            elif oid == "rest":
-                value = plan.rest_value()
-            elif oid == "pickup":
-                value = plan.end_score(me.pos, posture) + 3.0
-            else:
-                value = plan.end_score(me.pos, posture)
-            scored.append((value, oid))
+        for opt in decision.options:
+            match opt.args:
+                case Fight():
+                    value = plan.fight_value(
+                        me.pos, posture, turn.required, set(), True, turn.required == 0
+                    )
+                case Rest():
+                    value = plan.rest_value()
+                case PickUp():
+                    value = plan.end_score(me.pos, posture) + 3.0
+                case _:
+                    value = plan.end_score(me.pos, posture)
+            scored.append((value, opt.id))
     else:
-        scored = _fight_scores(plan, turn, ids)
+        scored = _fight_scores(plan, turn, decision)
     return _best(scored, rnd)
 
 
-def _fight_scores(plan: Planner, turn: Turn, ids: list[str]) -> list[tuple[float, str]]:
+def _fight_scores(plan: Planner, turn: TurnView, decision: Decision) -> list[tuple[float, str]]:
     me = plan.me
-    posture = turn.posture or me.posture
-    down = me.down
-    rem = remaining_steps(turn)
+    # The space it fights from: "sol" once on the ground (staying down, or fallen
+    # during its own attack), else the posture taken this turn.
+    space = me.posture if me.down else (turn.posture or me.posture)
+    rem = turn.remaining or 0
     visited = set(turn.path)
     may_attack = not turn.attacked
     scored: list[tuple[float, str]] = []
-    for oid in ids:
-        if oid == "end":
-            value = plan.end_score(me.pos, posture, down)
-        elif oid.startswith("atk"):
-            target = plan.state.fighters[int(oid[3:])]
-            value = plan.attack_score(posture, down, target)
-            value += plan.fight_value(me.pos, posture, down, rem, visited, False, False)
-        else:
-            nxt = step(me.pos, oid)
-            value = plan.fight_value(
-                nxt, posture, down, rem - 1, visited | {nxt}, may_attack, False
-            )
-        scored.append((value, oid))
+    for opt in decision.options:
+        match opt.args:
+            case EndTurn():
+                value = plan.end_score(me.pos, space)
+            case Attack(target=target):
+                value = plan.attack_score(space, plan.view.fighter(target))
+                value += plan.fight_value(me.pos, space, rem, visited, False, False)
+            case Step(to=nxt):
+                value = plan.fight_value(nxt, space, rem - 1, visited | {nxt}, may_attack, False)
+            case _:
+                value = NONE
+        scored.append((value, opt.id))
     return scored

@@ -9,45 +9,49 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from bot.engine.decisions import Choice, Decision, Option
+from bot.engine.decisions import Answer, Choice, Decision, Option
 from bot.engine.errors import IllegalDecision
 from bot.engine.events import AnyEvent
 from bot.engine.game import Ctx, Game, GameInfo, ModeInfo, Outcome, SeatSpec
 from bot.engine.text import Text
 from bot.engine.vocabulary import LevelInfo, StatInfo
-from bot.games.arena.board import (
-    CORNERS,
-    DIRECTION_LABELS,
-    HEXES,
-    SEAT_CORNERS,
-    label,
-    step,
+from bot.games.arena.args import (
+    Attack,
+    EndTurn,
+    Fight,
+    GetUp,
+    Pass,
+    PickUp,
+    Rest,
+    StayDown,
+    Step,
+    TakePosture,
 )
+from bot.games.arena.board import CORNERS, DIRECTION_LABELS, SEAT_CORNERS, label, step
 from bot.games.arena.postures import (
     POSTURE_EMOJI,
     POSTURE_NAMES,
     POSTURES,
     ROUNDS,
     START_HP,
-    attack_dice,
-    defence_dice,
+    Posture,
 )
 from bot.games.arena.rules import (
+    attack_targets,
     attack_values,
     begin_turn,
-    current_seat,
     fighter,
     finish_turn,
     legal_steps,
     living,
-    posture_key,
+    posture_dice,
     remaining_steps,
     required_length,
     resolve_attack,
-    targets,
     wound,
 )
 from bot.games.arena.state import ArenaState, Fighter, Turn
+from bot.games.arena.view import ArenaView, build_view
 
 COLOURS = ["red", "blue", "green", "yellow", "violet", "orange"]
 
@@ -112,7 +116,7 @@ def _stats_text(move: int, atk: int, dfn: int) -> Text:
     )
 
 
-class ArenaGame(Game[ArenaState, Any]):
+class ArenaGame(Game[ArenaState, ArenaView]):
     info = GameInfo(
         id="arena",
         names=Text(fr="Arena!", en="Arena!"),
@@ -201,8 +205,8 @@ class ArenaGame(Game[ArenaState, Any]):
             # The exact hexes this turn: the posture's value, the handicap and,
             # when boxed in, the longest legal path (RULINGS).
             move = 0 if f.down else required_length(state, f.seat, p)
-            atk = attack_dice(p, False, f.disarmed)
-            dfn = defence_dice(p, False, f.disarmed)
+            dice = posture_dice(f, p)
+            atk, dfn = dice.attack, dice.defence
             name = POSTURE_NAMES[p]
             lab = (
                 Text(fr=f"Se relever {name.fr.lower()}", en=f"Get up {name.en.lower()}")
@@ -226,25 +230,29 @@ class ArenaGame(Game[ArenaState, Any]):
                 Option(
                     id=p,
                     label=lab,
+                    args=GetUp(posture=p) if f.down else TakePosture(posture=p),
                     detail=detail,
                     stats=stats,
                     emoji=POSTURE_EMOJI[p],
                     style="primary" if f.down else "secondary",
                 )
             )
-        if f.down and targets(state, f.seat):
-            atk = attack_dice("garde", True, f.disarmed)
-            dfn = defence_dice("garde", True, f.disarmed)
+        if f.down and attack_targets(state, f.seat):
+            # RULINGS: on the ground, attack with 1 die without getting up.
+            ground = posture_dice(f, "sol")
+            atk, dfn = ground.attack, ground.defence
             options.append(
                 Option(
                     id="sol",
                     label=Text(fr="Rester au sol et attaquer", en="Stay down and attack"),
+                    args=StayDown(),
                     detail=_stats_text(0, atk, dfn),
                     stats={"move": 0, "atk": atk, "def": dfn},
                     emoji=POSTURE_EMOJI["sol"],
                 )
             )
         if f.down and f.disarmed and f.weapon_at == f.pos:
+            # RULINGS: a weapon on its own hex is picked up without getting up.
             options.append(
                 Option(
                     id="solpick",
@@ -252,6 +260,7 @@ class ArenaGame(Game[ArenaState, Any]):
                         fr="Rester au sol et ramasser son arme",
                         en="Stay down and pick up the weapon",
                     ),
+                    args=PickUp(),
                     detail=Text(fr="Prend tout le tour", en="Takes the whole turn"),
                     emoji="🗡️",
                     style="success",
@@ -273,11 +282,14 @@ class ArenaGame(Game[ArenaState, Any]):
     def _action_options(self, state: ArenaState, turn: Turn, f: Fighter) -> list[Option]:
         assert turn.posture is not None
         options: list[Option] = []
-        if turn.required > 0 or targets(state, f.seat):
+        # RULINGS: with 0 attack dice (en garde) no attack is offered, so a
+        # fight that cannot move either is no action at all.
+        if turn.required > 0 or attack_targets(state, f.seat):
             options.append(
                 Option(
                     id="fight",
                     label=Text(fr="Bouger et attaquer", en="Move and attack"),
+                    args=Fight(),
                     detail=Text(
                         fr=f"{turn.required} case(s) à parcourir ; une attaque avant, pendant ou après",
                         en=f"{turn.required} hex(es) to cross; one attack before, during or after",
@@ -292,6 +304,7 @@ class ArenaGame(Game[ArenaState, Any]):
                 Option(
                     id="pickup",
                     label=Text(fr="Ramasser son arme", en="Pick up the weapon"),
+                    args=PickUp(),
                     detail=Text(fr="Prend tout le tour", en="Takes the whole turn"),
                     emoji="🗡️",
                     style="success",
@@ -302,6 +315,7 @@ class ArenaGame(Game[ArenaState, Any]):
                 Option(
                     id="rest",
                     label=Text(fr="Reprendre des forces", en="Rest"),
+                    args=Rest(),
                     detail=Text(
                         fr="Rien d'autre ; +1 PV au prochain tour si personne ne vous attaque",
                         en="Nothing else; +1 HP next turn if nobody attacks you",
@@ -317,6 +331,7 @@ class ArenaGame(Game[ArenaState, Any]):
                     label=Text(
                         fr="Passer (aucune action possible)", en="Pass (no action possible)"
                     ),
+                    args=Pass(),
                     emoji="⏭️",
                 )
             )
@@ -351,17 +366,19 @@ class ArenaGame(Game[ArenaState, Any]):
                 Option(
                     id=d,
                     label=Text(fr=f"{lab.fr} {label(dest)}", en=f"{lab.en} {label(dest)}"),
+                    args=Step(to=dest),
                     stats={"to": label(dest)},
                     row=row,
                 )
             )
         if not turn.attacked:
-            for t in targets(state, f.seat):
+            for t in attack_targets(state, f.seat):
                 atk, dfn = attack_values(f, t)
                 hurt = wound(f, t)
                 options.append(
                     Option(
                         id=f"atk{t.seat}",
+                        args=Attack(target=t.seat),
                         label=Text(
                             fr=f"Attaquer {t.name} en {label(t.pos)}",
                             en=f"Attack {t.name} on {label(t.pos)}",
@@ -381,6 +398,7 @@ class ArenaGame(Game[ArenaState, Any]):
                 Option(
                     id="end",
                     label=Text(fr="Finir sans attaquer", en="End without attacking"),
+                    args=EndTurn(),
                     emoji="⏹️",
                     row=4,
                 )
@@ -394,7 +412,7 @@ class ArenaGame(Game[ArenaState, Any]):
             remaining_steps(turn) <= 0
             and not turn.attacked
             and turn.required > 0
-            and bool(targets(state, f.seat))
+            and bool(attack_targets(state, f.seat))
         )
 
     def _fight_decision(self, state: ArenaState, turn: Turn, f: Fighter) -> Decision:
@@ -430,72 +448,126 @@ class ArenaGame(Game[ArenaState, Any]):
         )
 
     # --- applying ------------------------------------------------------------------
-    def apply(self, state: ArenaState, choice: Choice, ctx: Ctx) -> None:
+    def apply(self, state: ArenaState, answer: Answer, ctx: Ctx) -> None:
+        """Apply an option of the pending decision (checked by the engine), by its args."""
         turn = state.turn
         if turn is None or state.finished:
             raise IllegalDecision(Text(fr="La partie est terminée.", en="The match is over."))
-        if choice.seat != turn.seat:
+        if answer.seat != turn.seat:
             raise IllegalDecision(Text(fr="Ce n'est pas votre tour.", en="It is not your turn."))
-        f = fighter(state, turn.seat)
-        if turn.step == "posture":
-            self._apply_posture(state, turn, f, choice.option, ctx)
-        elif turn.step == "action":
-            self._apply_action(state, turn, f, choice.option, ctx)
-        else:
-            self._apply_fight(state, turn, f, choice.option, ctx)
-
-    def _apply_posture(self, state: ArenaState, turn: Turn, f: Fighter, opt: str, ctx: Ctx) -> None:
-        """Book "Le tour de jeu": choose a posture, then one action."""
-        if opt == "sol":
-            if not f.down or not targets(state, f.seat):
-                raise IllegalDecision(
-                    Text(fr="Vous n'êtes pas au sol.", en="You are not on the ground.")
-                )
-            turn.stay_down = True
-            turn.posture = f.posture
-            turn.required = 0
-            turn.step = "fight"
-            ctx.emit(
-                "posture",
+        args = answer.picked.args
+        # Defence in depth: only what this state offers, whatever answer is handed in.
+        if args is None or args not in [o.args for o in self.pending(state)[0].options]:
+            raise IllegalDecision(
                 Text(
-                    fr=f"{f.name} reste au sol pour attaquer.",
-                    en=f"{f.name} stays on the ground to attack.",
-                ),
-                seat=f.seat,
-                posture="sol",
-            )
-            return
-        if opt == "solpick":
-            if not (f.down and f.disarmed and f.weapon_at == f.pos):
-                raise IllegalDecision(
-                    Text(
-                        fr="Votre arme n'est pas sur votre case.",
-                        en="Your weapon is not on your hex.",
-                    )
+                    fr="Ce choix n'est pas permis maintenant.", en="That choice is not allowed now."
                 )
-            turn.stay_down = True
-            turn.posture = f.posture
-            self._pick_up(state, f, ctx)
-            return
-        if opt not in POSTURES:
-            raise IllegalDecision(Text(fr="Posture inconnue.", en="Unknown posture."))
-        posture = POSTURES[POSTURES.index(opt)]
+            )
+        self._do(state, turn, fighter(state, turn.seat), args, ctx)
+
+    def _do(self, state: ArenaState, turn: Turn, f: Fighter, args: object, ctx: Ctx) -> None:
+        match args:
+            case TakePosture(posture=posture):
+                self._take_posture(state, turn, f, posture, ctx)
+            case GetUp(posture=posture):
+                self._get_up(state, turn, f, posture, ctx)
+            case StayDown():
+                self._stay_down(turn, f, ctx)
+            case PickUp():
+                if turn.step == "posture":
+                    # RULINGS: on the ground, the weapon on its hex is picked up
+                    # without getting up.
+                    turn.stay_down = True
+                    turn.posture = f.posture
+                self._pick_up(state, f, ctx)
+            case Fight():
+                turn.step = "fight"
+                self._maybe_finish_fight(state, turn, f, ctx)
+            case Rest():
+                # "Reprendre des forces": en garde and nothing else.
+                f.resting = True
+                f.attacked_while_resting = False
+                ctx.emit(
+                    "rest",
+                    Text(fr=f"💤 {f.name} reprend des forces.", en=f"💤 {f.name} rests."),
+                    seat=f.seat,
+                )
+                finish_turn(state, "rest", None, ctx)
+            case Pass():
+                ctx.emit(
+                    "pass",
+                    Text(fr=f"{f.name} ne peut rien faire.", en=f"{f.name} can do nothing."),
+                    seat=f.seat,
+                )
+                finish_turn(state, "pass", None, ctx)
+            case Step(to=to):
+                turn.choices += 1
+                f.pos = to
+                turn.path.append(f.pos)
+                ctx.emit(
+                    "step",
+                    Text(fr=f"{f.name} → {label(f.pos)}", en=f"{f.name} → {label(f.pos)}"),
+                    seat=f.seat,
+                    hex=list(f.pos),
+                )
+                self._maybe_finish_fight(state, turn, f, ctx)
+            case Attack(target=target):
+                turn.choices += 1
+                turn.attack = resolve_attack(state, f.seat, target, ctx)
+                turn.attacked = True
+                if len(living(state)) == 1:
+                    self._finish_fight(state, turn, ctx)
+                    return
+                self._maybe_finish_fight(state, turn, f, ctx)
+            case EndTurn():
+                turn.choices += 1
+                self._finish_fight(state, turn, ctx)
+            case _:
+                raise IllegalDecision(
+                    Text(fr="Ce choix n'est pas permis.", en="That choice is not allowed.")
+                )
+
+    @staticmethod
+    def _stay_down(turn: Turn, f: Fighter, ctx: Ctx) -> None:
+        """RULINGS: a fighter on the ground may attack with 1 die without getting up
+        (move 0; the attack is then the whole fight)."""
+        turn.stay_down = True
+        turn.posture = f.posture
+        turn.required = 0
+        turn.step = "fight"
+        ctx.emit(
+            "posture",
+            Text(
+                fr=f"{f.name} reste au sol pour attaquer.",
+                en=f"{f.name} stays on the ground to attack.",
+            ),
+            seat=f.seat,
+            posture="sol",
+        )
+
+    @staticmethod
+    def _get_up(state: ArenaState, turn: Turn, f: Fighter, posture: Posture, ctx: Ctx) -> None:
+        """ "Se relever (si au sol)": a whole turn; the new posture is its defence (RULINGS)."""
         name = POSTURE_NAMES[posture]
         f.posture = posture
         turn.posture = posture
-        if f.down:
-            # "Se relever (si au sol)": a whole turn; the new posture is its defence.
-            f.down = False
-            ctx.emit(
-                "get_up",
-                Text(
-                    fr=f"⬆️ {f.name} se relève ({name.fr}).", en=f"⬆️ {f.name} gets up ({name.en})."
-                ),
-                seat=f.seat,
-                posture=posture,
-            )
-            finish_turn(state, "getup", None, ctx)
-            return
+        f.down = False
+        ctx.emit(
+            "get_up",
+            Text(fr=f"⬆️ {f.name} se relève ({name.fr}).", en=f"⬆️ {f.name} gets up ({name.en})."),
+            seat=f.seat,
+            posture=posture,
+        )
+        finish_turn(state, "getup", None, ctx)
+
+    def _take_posture(
+        self, state: ArenaState, turn: Turn, f: Fighter, posture: Posture, ctx: Ctx
+    ) -> None:
+        """Book "Le tour de jeu": choose a posture, then one action (applied at once
+        when it is the only one)."""
+        name = POSTURE_NAMES[posture]
+        f.posture = posture
+        turn.posture = posture
         ctx.emit(
             "posture",
             Text(
@@ -509,36 +581,7 @@ class ArenaGame(Game[ArenaState, Any]):
         turn.step = "action"
         options = self._action_options(state, turn, f)
         if len(options) == 1:
-            self._apply_action(state, turn, f, options[0].id, ctx)
-
-    def _apply_action(self, state: ArenaState, turn: Turn, f: Fighter, opt: str, ctx: Ctx) -> None:
-        allowed = {o.id for o in self._action_options(state, turn, f)}
-        if opt not in allowed:
-            raise IllegalDecision(
-                Text(fr="Cette action n'est pas possible.", en="That action is not possible.")
-            )
-        if opt == "fight":
-            turn.step = "fight"
-            self._maybe_finish_fight(state, turn, f, ctx)
-        elif opt == "pickup":
-            self._pick_up(state, f, ctx)
-        elif opt == "rest":
-            # "Reprendre des forces": en garde and nothing else.
-            f.resting = True
-            f.attacked_while_resting = False
-            ctx.emit(
-                "rest",
-                Text(fr=f"💤 {f.name} reprend des forces.", en=f"💤 {f.name} rests."),
-                seat=f.seat,
-            )
-            finish_turn(state, "rest", None, ctx)
-        else:
-            ctx.emit(
-                "pass",
-                Text(fr=f"{f.name} ne peut rien faire.", en=f"{f.name} can do nothing."),
-                seat=f.seat,
-            )
-            finish_turn(state, "pass", None, ctx)
+            self._do(state, turn, f, options[0].args, ctx)
 
     @staticmethod
     def _pick_up(state: ArenaState, f: Fighter, ctx: Ctx) -> None:
@@ -552,34 +595,6 @@ class ArenaGame(Game[ArenaState, Any]):
         )
         finish_turn(state, "pickup", None, ctx)
 
-    def _apply_fight(self, state: ArenaState, turn: Turn, f: Fighter, opt: str, ctx: Ctx) -> None:
-        allowed = {o.id for o in self._fight_options(state, turn, f)}
-        if opt not in allowed:
-            raise IllegalDecision(
-                Text(fr="Ce mouvement n'est pas permis.", en="That move is not allowed.")
-            )
-        turn.choices += 1
-        if opt == "end":
-            self._finish_fight(state, turn, ctx)
-            return
-        if opt.startswith("atk"):
-            rec = resolve_attack(state, f.seat, int(opt[3:]), ctx)
-            turn.attacked = True
-            turn.attack = rec
-            if len(living(state)) == 1:
-                self._finish_fight(state, turn, ctx)
-                return
-        else:
-            f.pos = step(f.pos, opt)
-            turn.path.append(f.pos)
-            ctx.emit(
-                "step",
-                Text(fr=f"{f.name} → {label(f.pos)}", en=f"{f.name} → {label(f.pos)}"),
-                seat=f.seat,
-                hex=list(f.pos),
-            )
-        self._maybe_finish_fight(state, turn, f, ctx)
-
     def _maybe_finish_fight(self, state: ArenaState, turn: Turn, f: Fighter, ctx: Ctx) -> None:
         """End the turn once nothing is left to choose (move done and no attack left)."""
         if not self._fight_options(state, turn, f):
@@ -588,49 +603,31 @@ class ArenaGame(Game[ArenaState, Any]):
     def _finish_fight(self, state: ArenaState, turn: Turn, ctx: Ctx) -> None:
         finish_turn(state, "fight", turn.attack, ctx)
 
+    # --- old logs ------------------------------------------------------------------
+    def upgrade_choice(
+        self, state: ArenaState, pending: list[Decision], held: list[Choice]
+    ) -> Choice | None:
+        """Old logs hold today's option ids and keys. One answer may no longer be
+        awaited: RULINGS (0 attack dice, no attack) leave an en-garde fighter next to
+        an opponent only "rest", which is now applied at once, so its logged "rest" is
+        dropped. Anything else not awaited is returned, and refused by the engine."""
+        old = held[-1]
+        if any(d.key == old.key for d in pending):
+            return old
+        last = state.last
+        if (
+            old.option == "rest"
+            and last is not None
+            and last.action == "rest"
+            and last.seat == old.seat
+        ):
+            return None
+        return old
+
     # --- queries -------------------------------------------------------------------
-    def view(self, state: ArenaState, seat: int | None) -> dict[str, Any]:
+    def view(self, state: ArenaState, seat: int | None) -> ArenaView:
         """Everything is public in Arena!, so every seat sees the same view."""
-        turn = state.turn
-        return {
-            "game": "arena",
-            "round": state.round,
-            "rounds": ROUNDS,
-            "order": list(state.order),
-            "current": None if state.finished else current_seat(state),
-            "hexes": [{"q": h[0], "r": h[1], "label": label(h)} for h in HEXES],
-            "corners": [list(h) for h in CORNERS],
-            "fighters": [
-                {
-                    "seat": f.seat,
-                    "name": f.name,
-                    "colour": f.colour,
-                    "pos": list(f.pos),
-                    "hex": label(f.pos),
-                    "hp": f.hp,
-                    "posture": posture_key(f),
-                    "down": f.down,
-                    "disarmed": f.disarmed,
-                    "weapon_at": list(f.weapon_at) if f.weapon_at else None,
-                    "out": f.out,
-                    "resting": f.resting,
-                }
-                for f in state.fighters
-            ],
-            "turn": None
-            if turn is None
-            else {
-                "seat": turn.seat,
-                "step": turn.step,
-                "posture": "sol" if turn.stay_down else turn.posture,
-                "path": [list(h) for h in turn.path],
-                "remaining": max(0, remaining_steps(turn)) if turn.step == "fight" else None,
-                "attacked": turn.attacked,
-            },
-            "last": None if state.last is None else state.last.model_dump(mode="json"),
-            "finished": state.finished,
-            "winner": state.winner,
-        }
+        return build_view(state)
 
     def outcome(self, state: ArenaState) -> Outcome | None:
         """Book "Fin du jeu": one survivor wins; after round 10 with more, nobody wins."""
@@ -684,7 +681,7 @@ class ArenaGame(Game[ArenaState, Any]):
         return state.model_copy(deep=True)
 
     # --- presentation and AI -------------------------------------------------------
-    def render(self, view: dict[str, Any], lang: str = "en") -> bytes:
+    def render(self, view: ArenaView, lang: str = "en") -> bytes:
         from bot.games.arena.render import render_board
 
         return render_board(view, lang)
@@ -692,9 +689,10 @@ class ArenaGame(Game[ArenaState, Any]):
     def ai_choose(
         self, state: ArenaState, decision: Decision, rnd: random.Random, level: str | None = None
     ) -> str:
+        """One level (``AI_LEVELS``): it plays from the public view only."""
         from bot.games.arena.ai import choose
 
-        return choose(state, decision, rnd)
+        return choose(self.view(state, decision.seat), decision, rnd)
 
 
 def _status(f: Fighter) -> Text:

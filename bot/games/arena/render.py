@@ -9,10 +9,11 @@ fighter and the last turn's dice, damage and special results.
 from __future__ import annotations
 
 import math
-from typing import Any
 
 from PIL import ImageDraw
 
+from bot.games.arena.state import AttackRecord
+from bot.games.arena.view import ArenaView, FighterView
 from bot.render.common import (
     BG,
     DANGER,
@@ -103,31 +104,31 @@ def _sword(
     draw.line((gx - s * 0.35, gy - s * 0.35, gx + s * 0.35, gy + s * 0.35), fill=INK, width=4)
 
 
-def render_board(view: dict[str, Any], lang: str = "en") -> bytes:
+def render_board(view: ArenaView, lang: str = "en") -> bytes:
     fr = lang.startswith("fr")
     img, draw = canvas(WIDTH, HEIGHT, BG)
-    fighters: list[dict[str, Any]] = view["fighters"]
-    last: dict[str, Any] | None = view.get("last")
-    current = view.get("current")
+    fighters = view.fighters
+    last = view.last
+    current = view.current
 
     _round_track(draw, view, fr)
 
     # Hexes, names and starting circles.
-    corners = {tuple(c) for c in view["corners"]}
-    blocked = {tuple(f["pos"]) for f in fighters if f["out"]}
-    for h in view["hexes"]:
-        cx, cy = centre(h["q"], h["r"])
-        fill = (40, 40, 44) if (h["q"], h["r"]) in blocked else HEX_FILL
+    corners = set(view.corners)
+    blocked = {f.pos for f in fighters if f.out}
+    for h in view.hexes:
+        cx, cy = centre(h.q, h.r)
+        fill = (40, 40, 44) if (h.q, h.r) in blocked else HEX_FILL
         draw.polygon(_hex_points(cx, cy, SIZE - 1.5), fill=fill, outline=HEX_EDGE, width=2)
-        if (h["q"], h["r"]) in corners:
+        if (h.q, h.r) in corners:
             r = SIZE * 0.8
             draw.ellipse((cx - r, cy - r, cx + r, cy + r), outline=START_RING, width=2)
-        draw.text((cx, cy - SIZE * 0.64), h["label"], font=font(15), fill=MUTED, anchor="mm")
+        draw.text((cx, cy - SIZE * 0.64), h.label, font=font(15), fill=MUTED, anchor="mm")
 
     # The last turn's path and attack.
-    if last and last.get("path"):
-        pts = [centre(q, r) for q, r in last["path"]]
-        mover = colour(fighters[last["seat"]]["colour"])
+    if last and last.path:
+        pts = [centre(q, r) for q, r in last.path]
+        mover = colour(fighters[last.seat].colour)
         if len(pts) > 1:
             draw.line(pts, fill=(15, 15, 15), width=11, joint="curve")
             draw.line(pts, fill=HIGHLIGHT, width=6, joint="curve")
@@ -138,10 +139,10 @@ def render_board(view: dict[str, Any], lang: str = "en") -> bytes:
         draw.ellipse((sx - 11, sy - 11, sx + 11, sy + 11), outline=mover, width=4)
 
     # The turn being built (a prompt's picture): the steps so far, dashed.
-    turn = view.get("turn")
-    if turn and len(turn.get("path") or []) > 1:
-        pts = [centre(q, r) for q, r in turn["path"]]
-        mover = colour(fighters[turn["seat"]]["colour"])
+    turn = view.turn
+    if turn and len(turn.path) > 1:
+        pts = [centre(q, r) for q, r in turn.path]
+        mover = colour(fighters[turn.seat].colour)
         for (x0, y0), (x1, y1) in zip(pts, pts[1:], strict=False):
             for k in range(0, 10, 2):
                 a, b = k / 10, (k + 1) / 10
@@ -157,29 +158,29 @@ def render_board(view: dict[str, Any], lang: str = "en") -> bytes:
                 )
 
     # Dropped weapons (under the fighters so a fighter on it still shows).
-    occupied = {tuple(f["pos"]) for f in fighters}
+    occupied = {f.pos for f in fighters}
     for f in fighters:
-        if f["disarmed"] and f["weapon_at"] and not f["out"]:
-            cx, cy = centre(*f["weapon_at"])
-            if tuple(f["weapon_at"]) in occupied:
-                _sword(draw, cx + SIZE * 0.66, cy + SIZE * 0.05, colour(f["colour"]), 0.24)
+        if f.disarmed and f.weapon_at and not f.out:
+            cx, cy = centre(*f.weapon_at)
+            if f.weapon_at in occupied:
+                _sword(draw, cx + SIZE * 0.66, cy + SIZE * 0.05, colour(f.colour), 0.24)
             else:
-                _sword(draw, cx, cy + SIZE * 0.08, colour(f["colour"]))
+                _sword(draw, cx, cy + SIZE * 0.08, colour(f.colour))
 
     # Fighters.
     for f in fighters:
-        cx, cy = centre(*f["pos"])
-        fill = colour(f["colour"])
+        cx, cy = centre(*f.pos)
+        fill = colour(f.colour)
         r = SIZE * 0.56
-        if f["out"]:
+        if f.out:
             draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=greyed(fill), outline=GREY, width=2)
             draw.line((cx - r, cy - r, cx + r, cy + r), fill=DANGER, width=5)
             draw.line((cx - r, cy + r, cx + r, cy - r), fill=DANGER, width=5)
             continue
-        if f["seat"] == current:
+        if f.seat == current:
             rr = r + 6
             draw.ellipse((cx - rr, cy - rr, cx + rr, cy + rr), outline=INK, width=3)
-        if f["down"]:
+        if f.down:
             # Lying pawn: a flattened disc.
             draw.ellipse(
                 (cx - r * 1.15, cy - r * 0.55, cx + r * 1.15, cy + r * 0.75),
@@ -189,29 +190,29 @@ def render_board(view: dict[str, Any], lang: str = "en") -> bytes:
             )
         else:
             draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=fill, outline=(15, 15, 15), width=2)
-        centred_text(draw, (cx, cy + 1), hp_label(f["hp"]), 21, text_on(fill), True)
-        tag = _t(SHORT[f["posture"]], "fr" if fr else "en")
-        tag_fill = DANGER if f["down"] else (25, 25, 30)
+        centred_text(draw, (cx, cy + 1), hp_label(f.hp), 21, text_on(fill), True)
+        tag = _t(SHORT[f.posture], "fr" if fr else "en")
+        tag_fill = DANGER if f.down else (25, 25, 30)
         tw = draw.textlength(tag, font=font(TAG_FONT, True)) + 8
         ty = cy + SIZE * 0.68
         draw.rounded_rectangle((cx - tw / 2, ty - 9, cx + tw / 2, ty + 9), radius=5, fill=tag_fill)
         centred_text(draw, (cx, ty), tag, TAG_FONT, INK, True)
-        if f["disarmed"]:
+        if f.disarmed:
             bx, by = cx + r * 0.85, cy - r * 0.85
             draw.ellipse((bx - 10, by - 10, bx + 10, by + 10), fill=DANGER, outline=(15, 15, 15))
             draw.line((bx - 5, by - 5, bx + 5, by + 5), fill=INK, width=3)
             draw.line((bx - 5, by + 5, bx + 5, by - 5), fill=INK, width=3)
-        if f["resting"]:
+        if f.resting:
             bx, by = cx - r * 0.85, cy - r * 0.85
             draw.ellipse((bx - 10, by - 10, bx + 10, by + 10), fill=OK, outline=(15, 15, 15))
             centred_text(draw, (bx, by), "+", 16, (15, 15, 15), True)
 
     # The last attack, over the pawns so it stays visible.
-    atk = last.get("attack") if last else None
+    atk = last.attack if last else None
     if atk:
-        ax, ay = centre(*atk["at"])
-        dx, dy = centre(*fighters[atk["defender"]]["pos"])
-        _arrow(draw, (ax, ay), (dx, dy), DANGER if atk["hit"] else INK)
+        ax, ay = centre(*atk.at)
+        dx, dy = centre(*fighters[atk.defender].pos)
+        _arrow(draw, (ax, ay), (dx, dy), DANGER if atk.hit else INK)
 
     _legend(draw, fr)
     _side_panel(draw, view, fr)
@@ -281,23 +282,23 @@ def _arrow(
     draw.polygon(head, fill=fill)
 
 
-def _round_track(draw: ImageDraw.ImageDraw, view: dict[str, Any], fr: bool) -> None:
-    rounds = view["rounds"]
-    now = view["round"]
+def _round_track(draw: ImageDraw.ImageDraw, view: ArenaView, fr: bool) -> None:
+    rounds = view.rounds
+    now = view.round
     draw.text((20, 30), "Arena!", font=font(30, True), fill=INK, anchor="lm")
     draw.text((20, 62), "Tour" if fr else "Round", font=font(16), fill=MUTED, anchor="lm")
     x0, w, gap = 150, 40, 5
     for k in range(1, rounds + 1):
         x = x0 + (k - 1) * (w + gap)
-        done = k < now or (k == now and view.get("finished"))
+        done = k < now or (k == now and view.finished)
         fill = HIGHLIGHT if k == now else ((90, 92, 100) if done else PANEL)
         draw.rounded_rectangle((x, 22, x + w, 62), radius=7, fill=fill, outline=HEX_EDGE, width=2)
         centred_text(draw, (x + w / 2, 42), str(k), 20, (20, 20, 20) if k == now else INK, True)
 
 
-def _side_panel(draw: ImageDraw.ImageDraw, view: dict[str, Any], fr: bool) -> None:
+def _side_panel(draw: ImageDraw.ImageDraw, view: ArenaView, fr: bool) -> None:
     x0, x1 = 610, WIDTH - 14
-    fighters: list[dict[str, Any]] = view["fighters"]
+    fighters = view.fighters
     lang = "fr" if fr else "en"
     y = 84
     draw.text(
@@ -309,47 +310,46 @@ def _side_panel(draw: ImageDraw.ImageDraw, view: dict[str, Any], fr: bool) -> No
     )
     draw.rounded_rectangle((x0, y, x1, y + 30 + 50 * len(fighters)), radius=10, fill=PANEL)
     y += 10
-    order = view["order"]
-    for seat in order:
+    for seat in view.order:
         f = fighters[seat]
-        fill = colour(f["colour"])
+        fill = colour(f.colour)
         cy = y + 22
-        if f["seat"] == view.get("current"):
+        if f.seat == view.current:
             draw.rounded_rectangle((x0 + 4, y, x1 - 4, y + 46), radius=8, outline=INK, width=2)
         draw.ellipse(
             (x0 + 12, cy - 14, x0 + 40, cy + 14),
-            fill=greyed(fill) if f["out"] else fill,
+            fill=greyed(fill) if f.out else fill,
             outline=(15, 15, 15),
             width=2,
         )
-        name = f["name"][:14]
+        name = f.name[:14]
         draw.text(
             (x0 + 50, cy - 10),
             name,
             font=font(18, True),
-            fill=MUTED if f["out"] else INK,
+            fill=MUTED if f.out else INK,
             anchor="lm",
         )
-        if f["out"]:
+        if f.out:
             status = "hors de combat" if fr else "knocked out"
         else:
-            bits = [_t(LONG[f["posture"]], lang)]
-            if f["disarmed"]:
+            bits = [_t(LONG[f.posture], lang)]
+            if f.disarmed:
                 bits.append("désarmé" if fr else "disarmed")
-            if f["resting"]:
+            if f.resting:
                 bits.append("repos" if fr else "resting")
-            status = f"{f['hex']} · " + ", ".join(bits)
+            status = f"{f.hex} · " + ", ".join(bits)
         draw.text(
             (x0 + 50, cy + 12),
             status,
             font=font(15),
-            fill=DANGER if f["down"] or f["disarmed"] else MUTED,
+            fill=DANGER if f.down or f.disarmed else MUTED,
             anchor="lm",
         )
-        hp_bar(draw, x1 - 100, cy - 16, 86, 12, f["hp"], 7)
+        hp_bar(draw, x1 - 100, cy - 16, 86, 12, f.hp, 7)
         draw.text(
             (x1 - 14, cy + 8),
-            f"{f['hp']}/7 {'PV' if fr else 'HP'}",
+            f"{f.hp}/7 {'PV' if fr else 'HP'}",
             font=font(16, True),
             fill=INK,
             anchor="rm",
@@ -360,19 +360,15 @@ def _side_panel(draw: ImageDraw.ImageDraw, view: dict[str, Any], fr: bool) -> No
 
 
 def _last_turn(
-    draw: ImageDraw.ImageDraw, view: dict[str, Any], x0: int, x1: int, y: int, fr: bool
+    draw: ImageDraw.ImageDraw, view: ArenaView, x0: int, x1: int, y: int, fr: bool
 ) -> None:
-    last = view.get("last")
-    fighters = view["fighters"]
+    last = view.last
+    fighters = view.fighters
     lang = "fr" if fr else "en"
-    if view.get("finished"):
-        winner = view.get("winner")
+    if view.finished:
+        winner = view.winner
         msg = (
-            (
-                f"Vainqueur : {fighters[winner]['name']}"
-                if fr
-                else f"Winner: {fighters[winner]['name']}"
-            )
+            (f"Vainqueur : {fighters[winner].name}" if fr else f"Winner: {fighters[winner].name}")
             if winner is not None
             else ("Personne ne gagne" if fr else "Nobody wins")
         )
@@ -385,33 +381,43 @@ def _last_turn(
     if not last:
         draw.text((x0, y), "Premier tour" if fr else "First turn", font=font(18, True), fill=MUTED)
         return
-    who = fighters[last["seat"]]
-    head = ("Dernier tour : " if fr else "Last turn: ") + who["name"][:14]
-    draw.text((x0, y), head, font=font(18, True), fill=colour(who["colour"]))
+    who = fighters[last.seat]
+    head = ("Dernier tour : " if fr else "Last turn: ") + who.name[:14]
+    draw.text((x0, y), head, font=font(18, True), fill=colour(who.colour))
     y += 26
-    line = f"{_t(LONG.get(last['posture'], LONG['garde']), lang)}, {_t(ACTIONS.get(last['action'], ('', '')), lang)}"
-    if last.get("healed"):
+    line = f"{_t(LONG.get(last.posture, LONG['garde']), lang)}, {_t(ACTIONS.get(last.action, ('', '')), lang)}"
+    if last.healed:
         line += " · +1 PV" if fr else " · +1 HP"
     draw.text((x0, y), line, font=font(15), fill=INK)
     y += 22
-    path = last.get("path") or []
-    if len(path) > 1:
+    if len(last.path) > 1:
         labels = _labels(view)
-        text = " → ".join(labels[(q, r)] for q, r in path)
+        text = " → ".join(labels[h] for h in last.path)
         draw.text((x0, y), text, font=font(15), fill=HIGHLIGHT)
         y += 22
-    atk = last.get("attack")
-    if not atk:
-        return
+    if last.attack:
+        _last_attack(draw, last.attack, fighters, x0, x1, y, fr)
+
+
+def _last_attack(
+    draw: ImageDraw.ImageDraw,
+    atk: AttackRecord,
+    fighters: list[FighterView],
+    x0: int,
+    x1: int,
+    y: int,
+    fr: bool,
+) -> None:
+    """Both sides' dice and totals, the result, the wound and the special results."""
     y += 4
-    d = fighters[atk["defender"]]
-    a = fighters[atk["attacker"]]
+    d = fighters[atk.defender]
+    a = fighters[atk.attacker]
     for who_, dice, total, side in (
-        (a, atk["attack_dice"], atk["attack_total"], "Attaque" if fr else "Attack"),
-        (d, atk["defence_dice"], atk["defence_total"], "Défense" if fr else "Defence"),
+        (a, atk.attack_dice, atk.attack_total, "Attaque" if fr else "Attack"),
+        (d, atk.defence_dice, atk.defence_total, "Défense" if fr else "Defence"),
     ):
         draw.text((x0, y + 15), f"{side}", font=font(14), fill=MUTED, anchor="lm")
-        draw.ellipse((x0 + 70, y + 7, x0 + 86, y + 23), fill=colour(who_["colour"]))
+        draw.ellipse((x0 + 70, y + 7, x0 + 86, y + 23), fill=colour(who_.colour))
         x = x0 + 94
         if not dice:
             draw.text(
@@ -423,39 +429,38 @@ def _last_turn(
             x += 31
         draw.text((x1 - 8, y + 15), f"= {total}", font=font(20, True), fill=INK, anchor="rm")
         y += 34
-    if atk["hit"]:
+    if atk.hit:
         unit = "PV" if fr else "HP"
         head = "Touché :" if fr else "Hit:"
-        res = f"{head} -{atk['damage']} {unit} → {d['name'][:12]} {atk['hp_after']} {unit}"
+        res = f"{head} -{atk.damage} {unit} → {d.name[:12]} {atk.hp_after} {unit}"
         col = DANGER
     else:
         res = "Paré" if fr else "Parried"
         col = OK
     draw.text((x0, y + 4), res, font=font(18, True), fill=col)
     y += 28
-    if atk["hit"] and atk.get("attack_value") is not None:
-        av, dv = atk["attack_value"], atk["defence_value"]
-        if av - dv < 1:
-            least = "1 (minimum)"
-            formula = f"{av} - {dv} = {av - dv} → {least}"
-        else:
-            formula = f"{av} - {dv} = {av - dv}"
+    if atk.hit and atk.attack_value is not None and atk.defence_value is not None:
+        # The record's values and wound, written out: the rule was applied when it happened.
+        av, dv = atk.attack_value, atk.defence_value
+        formula = f"{av} - {dv} = {av - dv}"
+        if atk.damage != av - dv:
+            formula += f" → {atk.damage} (minimum)"
         formula = ("Blessure : " if fr else "Wound: ") + formula
         draw.text((x0, y), formula, font=font(15), fill=MUTED)
         y += 22
     specials: list[str] = []
-    if atk.get("knocked_out"):
-        specials.append(f"{d['name'][:12]} " + ("hors de combat" if fr else "knocked out"))
-    if atk.get("disarmed"):
-        specials.append(f"{a['name'][:12]} " + ("désarmé" if fr else "disarmed"))
-    if atk.get("attacker_fell"):
-        specials.append(f"{a['name'][:12]} " + ("tombe au sol" if fr else "falls down"))
-    if atk.get("defender_fell"):
-        specials.append(f"{d['name'][:12]} " + ("renversé au sol" if fr else "knocked down"))
+    if atk.knocked_out:
+        specials.append(f"{d.name[:12]} " + ("hors de combat" if fr else "knocked out"))
+    if atk.disarmed:
+        specials.append(f"{a.name[:12]} " + ("désarmé" if fr else "disarmed"))
+    if atk.attacker_fell:
+        specials.append(f"{a.name[:12]} " + ("tombe au sol" if fr else "falls down"))
+    if atk.defender_fell:
+        specials.append(f"{d.name[:12]} " + ("renversé au sol" if fr else "knocked down"))
     for s in specials:
         draw.text((x0, y), "• " + s, font=font(15, True), fill=HIGHLIGHT)
         y += 21
 
 
-def _labels(view: dict[str, Any]) -> dict[tuple[int, int], str]:
-    return {(h["q"], h["r"]): h["label"] for h in view["hexes"]}
+def _labels(view: ArenaView) -> dict[tuple[int, int], str]:
+    return {(h.q, h.r): h.label for h in view.hexes}

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from pydantic import BaseModel
+
 from bot.engine.events import AnyEvent, RollEvent
 from bot.engine.game import Ctx
 from bot.engine.text import Text
@@ -27,6 +31,35 @@ def fighter(state: ArenaState, seat: int) -> Fighter:
 def posture_key(f: Fighter) -> str:
     """The space of the posture track the fighter's pawn is on ("sol" when down)."""
     return "sol" if f.down else f.posture
+
+
+class PostureDice(BaseModel):
+    """What one space of the posture track gives this fighter now (book's table,
+    "Handicap", "Désarmé")."""
+
+    move: int
+    """Hexes its move must cross (0 on the ground, at most its HP at 3 HP or less)."""
+    attack: int
+    """Attack dice, after the disarm penalty."""
+    defence: int
+    """Defence dice, after the disarm penalty."""
+    attack_value: int
+    """The table's attack value, for wounds (the disarm penalty never changes it)."""
+    defence_value: int
+    """The table's defence value, for wounds."""
+
+
+def posture_dice(f: Fighter, space: str) -> PostureDice:
+    """The values of one space of the posture track for ``f`` now."""
+    down = space == "sol"
+    posture = f.posture if down else space
+    return PostureDice(
+        move=move_allowance(posture, down, f.hp),
+        attack=attack_dice(posture, down, f.disarmed),
+        defence=defence_dice(posture, down, f.disarmed),
+        attack_value=attack_value(posture, down),
+        defence_value=defence_value(posture, down),
+    )
 
 
 def standing_enemies(state: ArenaState, seat: int) -> list[Fighter]:
@@ -89,6 +122,17 @@ def targets(state: ArenaState, seat: int) -> list[Fighter]:
     return [e for e in standing_enemies(state, seat) if adjacent(e.pos, f.pos)]
 
 
+def attack_targets(state: ArenaState, seat: int) -> list[Fighter]:
+    """The opponents this fighter may attack now: adjacent ones, and only if its
+    attack is at least 1 die. RULINGS: a fighter whose attack is 0 dice (en garde)
+    is offered no attack, so it can neither hit, be disarmed by it, nor cancel a
+    neighbour's rest with it."""
+    f = fighter(state, seat)
+    if attack_dice(f.posture, f.down, f.disarmed) == 0:
+        return []
+    return targets(state, seat)
+
+
 def attack_values(attacker: Fighter, defender: Fighter) -> tuple[int, int]:
     """Dice of both sides: attacker by its posture, defender by its own current posture."""
     return (
@@ -121,7 +165,7 @@ def _posture_words(f: Fighter, dice: int) -> Text:
 
 
 def _throw(
-    ctx: Ctx, count: int, who: Fighter, purpose: Text, **data: object
+    ctx: Ctx, count: int, who: Fighter, purpose: Text, **data: Any
 ) -> tuple[list[int], AnyEvent]:
     """Roll ``count`` dice (a logged roll); with none, a plain event says the total is 0."""
     if count == 0:

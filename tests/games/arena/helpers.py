@@ -1,4 +1,8 @@
-"""Shared helpers: arranged positions and scripted dice for Arena! rule tests."""
+"""Shared helpers: arranged positions for Arena! rule tests, played as the engine would.
+
+Dice come from :mod:`tests.support.dice` (scripted) and answers go through
+:func:`tests.support.play.answer`, which checks them against the decision first.
+"""
 
 from __future__ import annotations
 
@@ -6,35 +10,17 @@ from collections.abc import Iterable
 from typing import Any
 
 import bot.games.arena  # noqa: F401  (registers the game)
-from bot.engine import Choice, Ctx
 from bot.engine.events import AnyEvent
 from bot.games.arena.board import Hex
 from bot.games.arena.game import ArenaGame
 from bot.games.arena.rules import begin_turn
 from bot.games.arena.state import ArenaState, Fighter
+from tests.support.dice import ScriptedCtx
+from tests.support.play import answer, option_ids
 
 GAME = ArenaGame()
 NAMES = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay"]
 COLOURS = ["red", "blue", "green", "yellow", "violet", "orange"]
-
-
-class ScriptedRng:
-    """Stands in for FairRng: hands out the dice a test scripted, in order."""
-
-    def __init__(self, dice: Iterable[int] = ()) -> None:
-        self.queue = list(dice)
-        self.counter = 0
-
-    def dice(self, count: int, sides: int = 6) -> tuple[list[int], list[int]]:
-        if len(self.queue) < count:
-            raise AssertionError(f"test asked for {count} dice, only {len(self.queue)} scripted")
-        values, self.queue = self.queue[:count], self.queue[count:]
-        idx = list(range(self.counter, self.counter + count))
-        self.counter += count
-        return values, idx
-
-    def randint(self, lo: int, hi: int) -> int:
-        return lo
 
 
 def arrange(positions: list[Hex], acting: int = 0, **overrides: Any) -> ArenaState:
@@ -51,28 +37,27 @@ def arrange(positions: list[Hex], acting: int = 0, **overrides: Any) -> ArenaSta
             setattr(fighters[seat], k, v)
     n = len(positions)
     state = ArenaState(fighters=fighters, order=[(acting + i) % n for i in range(n)])
-    begin_turn(state, Ctx(ScriptedRng()))  # type: ignore[arg-type]
+    begin_turn(state, ScriptedCtx())
     return state
 
 
 def play(state: ArenaState, seat: int, *options: str, dice: Iterable[int] = ()) -> list[AnyEvent]:
-    """Apply ``options`` in order for ``seat`` (each must be offered), rolling ``dice``."""
-    rng = ScriptedRng(dice)
-    ctx = Ctx(rng)  # type: ignore[arg-type]
+    """Answer ``options`` in order for ``seat`` (each must be offered), rolling ``dice``."""
+    ctx = ScriptedCtx(dice)
     for opt in options:
         pending = GAME.pending(state)
         assert pending, f"nothing pending before {opt!r}"
         decision = pending[0]
         assert decision.seat == seat, (decision.seat, seat)
-        offered = [o.id for o in decision.options]
+        offered = option_ids(decision)
         assert opt in offered, f"{opt!r} not offered at {decision.key}: {offered}"
-        GAME.apply(state, Choice(seat=seat, key=decision.key, option=opt), ctx)
-    assert rng.queue == [], f"unused scripted dice: {rng.queue}"
+        answer(GAME, state, decision, ctx, option=opt)
+    assert ctx.left() == [], f"unused scripted dice: {ctx.left()}"
     return ctx.events
 
 
 def offered(state: ArenaState) -> list[str]:
-    return [o.id for o in GAME.pending(state)[0].options]
+    return option_ids(GAME.pending(state)[0])
 
 
 def kind(state: ArenaState) -> str:

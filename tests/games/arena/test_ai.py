@@ -7,26 +7,28 @@ import random
 
 import pytest
 
-from bot.engine import Choice, Ctx
-from bot.games.arena.ai import choose, odds
+from bot.games.arena.ai import odds
 from bot.games.arena.state import ArenaState
-from tests.games.arena.helpers import GAME, ScriptedRng, arrange
+from tests.games.arena.helpers import GAME, arrange
+from tests.support.dice import ScriptedCtx
+from tests.support.play import answer, option_ids
 
 
 def ai(state: ArenaState, seed: int = 0) -> str:
     d = GAME.pending(state)[0]
-    return choose(state, d, random.Random(seed))
+    return GAME.ai_choose(state, d, random.Random(seed))
 
 
 def ai_turn(state: ArenaState, dice: list[int] | None = None) -> None:
     """Let the AI play the whole current turn, rolling ``dice`` (plenty of 3s by default)."""
+    assert state.turn is not None
     seat = state.turn.seat
-    ctx = Ctx(ScriptedRng(dice or [3] * 40))  # type: ignore[arg-type]
-    while not state.finished and state.turn.seat == seat:
+    ctx = ScriptedCtx(dice or [3] * 40)
+    while not state.finished and state.turn is not None and state.turn.seat == seat:
         d = GAME.pending(state)[0]
-        opt = choose(state, d, random.Random(1))
-        assert opt in [o.id for o in d.options]
-        GAME.apply(state, Choice(seat=seat, key=d.key, option=opt), ctx)
+        opt = GAME.ai_choose(state, d, random.Random(1))
+        assert opt in option_ids(d)
+        answer(GAME, state, d, ctx, option=opt)
 
 
 def test_odds_are_exact() -> None:

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from bot.engine import Ctx
 from bot.engine.events import RollEvent
 from bot.games.arena.postures import ATTACK, DEFENCE, POSTURES, damage, disarmed
 from bot.games.arena.rules import resolve_attack
-from tests.games.arena.helpers import GAME, ScriptedRng, arrange, offered, play
+from tests.games.arena.helpers import GAME, arrange, offered, play
+from tests.support.dice import ScriptedCtx
 
 FAR = (-3, 3)
 
@@ -37,7 +37,7 @@ def duel(att_posture: str, def_posture: str, **kw) -> object:
 
 
 def attack(state, a_dice: list[int], d_dice: list[int]):
-    ctx = Ctx(ScriptedRng(a_dice + d_dice))  # type: ignore[arg-type]
+    ctx = ScriptedCtx(a_dice + d_dice)
     rec = resolve_attack(state, 0, 1, ctx)
     return rec, ctx.events
 

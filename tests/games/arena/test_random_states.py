@@ -13,12 +13,14 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.engine import Choice, Ctx
+from bot.engine import Ctx
+from bot.engine.decisions import Decision
 from bot.engine.dice import DiceState, FairRng
 from bot.games.arena.board import HEXES, adjacent
 from bot.games.arena.postures import MAX_HP, POSTURES
 from bot.games.arena.state import ArenaState
 from tests.games.arena.helpers import GAME, arrange
+from tests.support.play import answer
 
 
 @st.composite
@@ -48,9 +50,9 @@ def arena_states(draw: st.DrawFn) -> ArenaState:
     return arrange(spots, acting=acting, **fields)
 
 
-def _apply(state: ArenaState, seat: int, key: str, option: str, seed: str) -> ArenaState:
+def _apply(state: ArenaState, decision: Decision, option: str, seed: str) -> ArenaState:
     copy = GAME.copy(state)
-    GAME.apply(copy, Choice(seat=seat, key=key, option=option), Ctx(FairRng(DiceState(seed=seed))))
+    answer(GAME, copy, decision, Ctx(FairRng(DiceState(seed=seed))), option=option)
     return copy
 
 
@@ -78,7 +80,7 @@ def test_every_offered_option_applies_from_random_states(state: ArenaState, seed
             return
         d = pending[0]
         assert d.options and len({o.id for o in d.options}) == len(d.options)
-        results = [_apply(state, d.seat, d.key, o.id, f"{seed}:{step}") for o in d.options]
+        results = [_apply(state, d, o.id, f"{seed}:{step}") for o in d.options]
         for r in results:
             _check(r)
         state = rnd.choice(results)

@@ -50,7 +50,7 @@ def test_languages_differ_and_the_view_is_not_mutated() -> None:
 def test_the_last_path_is_highlighted() -> None:
     state = busy_state()
     plain = GAME.view(state, None)
-    no_path = dict(plain, last=None)
+    no_path = plain.model_copy(update={"last": None})
     assert GAME.render(plain, "en") != GAME.render(no_path, "en")
 
 
@@ -103,9 +103,9 @@ def test_pawns_label_their_hp_with_a_heart_not_a_bare_number() -> None:
 def test_the_picture_shows_the_wound_formula_and_reads_older_records() -> None:
     state = busy_state()
     view = GAME.view(state, None)
-    atk = view["last"]["attack"]
-    assert (atk["attack_value"], atk["defence_value"]) == (2, 1)  # balancée vs agressive
-    old = dict(
-        view, last=dict(view["last"], attack={k: v for k, v in atk.items() if "value" not in k})
-    )
+    assert view.last is not None and view.last.attack is not None
+    atk = view.last.attack
+    assert (atk.attack_value, atk.defence_value) == (2, 1)  # balancée vs agressive
+    older = atk.model_copy(update={"attack_value": None, "defence_value": None})
+    old = view.model_copy(update={"last": view.last.model_copy(update={"attack": older})})
     assert GAME.render(old, "fr") != GAME.render(view, "fr")

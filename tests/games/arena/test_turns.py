@@ -7,10 +7,14 @@ import json
 
 import pytest
 
-from bot.engine import Choice, Ctx, IllegalDecision, Match, SeatSpec
+from bot.engine import Choice, IllegalDecision, Match, SeatSpec
+from bot.engine.decisions import Answer, Option
 from bot.engine.events import Event
+from bot.engine.text import Text
+from bot.games.arena.args import Attack, EndTurn, Rest, Step
 from bot.games.arena.postures import ROUNDS
-from tests.games.arena.helpers import GAME, ScriptedRng, arrange, offered, play
+from tests.games.arena.helpers import GAME, arrange, offered, play
+from tests.support.dice import ScriptedCtx
 
 FAR = (-3, 3)
 
@@ -36,7 +40,8 @@ def test_resting_never_goes_above_7() -> None:
 
 def test_an_attack_cancels_the_rest_even_when_parried() -> None:
     state = arrange([(0, 0), (1, 0)], f0={"hp": 4}, f1={"posture": "garde"})
-    play(state, 0, "garde", "rest")
+    play(state, 0, "garde")  # en garde, 0 attack dice: resting is its only action
+    assert state.last.action == "rest"
     # Bob attacks Ann (en garde, 4 dice) with 1 die and misses; his rest is irrelevant.
     play(state, 1, "defensive", "atk0", dice=[1, 1, 1, 2, 3])
     # The parry's total 7 is odd: Bob keeps his weapon. Bob still has a step to make.
@@ -44,14 +49,6 @@ def test_an_attack_cancels_the_rest_even_when_parried() -> None:
     play(state, 1, offered(state)[0])
     assert state.last.attack is not None and not state.last.attack.hit
     assert state.fighters[0].hp == 4 and not state.healed_now
-
-
-def test_en_garde_next_to_an_opponent_may_rest_or_attack() -> None:
-    state = arrange([(0, 0), (1, 0)])
-    play(state, 0, "garde")
-    assert set(offered(state)) == {"fight", "rest"}
-    play(state, 0, "fight")
-    assert offered(state) == ["atk1"]  # nothing to move, so an attack it is
 
 
 def test_a_turn_with_nothing_possible_passes() -> None:
@@ -127,11 +124,12 @@ def test_view_carries_the_last_path_dice_and_damage() -> None:
     state = arrange([(0, 0), (2, 0), FAR], f1={"posture": "agressive"})
     play(state, 0, "defensive", "e", "atk1", dice=[5, 2])
     view = GAME.view(state, None)
-    json.dumps(view)
-    last = view["last"]
-    assert last["path"] == [[0, 0], [1, 0]]
-    assert last["attack"]["attack_dice"] == [5] and last["attack"]["defence_dice"] == [2]
-    assert last["attack"]["damage"] == 1 and last["attack"]["hp_after"] == 6
+    json.loads(view.model_dump_json())
+    last = view.last
+    assert last is not None and last.attack is not None
+    assert last.path == [(0, 0), (1, 0)]
+    assert last.attack.attack_dice == [5] and last.attack.defence_dice == [2]
+    assert last.attack.damage == 1 and last.attack.hp_after == 6
     assert GAME.view(state, 0) == GAME.view(state, 1) == view  # nothing is secret
 
 
@@ -170,16 +168,30 @@ def test_bad_input_is_refused_politely_and_changes_nothing() -> None:
 
 
 def test_game_apply_refuses_options_it_did_not_offer() -> None:
-    """Defence in depth: the game itself re-checks, beyond the engine's option check."""
+    """Defence in depth: the game itself re-checks, beyond the engine's option check,
+    by the options' typed args (an answer forged past the engine changes nothing)."""
     state = arrange([(0, 0), (3, -3)])
-    ctx = Ctx(ScriptedRng())  # type: ignore[arg-type]
+    ctx = ScriptedCtx()
     play(state, 0, "defensive")
-    key = GAME.pending(state)[0].key
-    for bad in ("atk1", "end", "rest"):
+    decision = GAME.pending(state)[0]
+    before = GAME.dump(state)
+    forged = [
+        Option(id="atk1", label=Text(fr="x", en="x"), args=Attack(target=1)),
+        Option(id="end", label=Text(fr="x", en="x"), args=EndTurn()),
+        Option(id="rest", label=Text(fr="x", en="x"), args=Rest()),
+        Option(id="e", label=Text(fr="x", en="x"), args=Step(to=(3, 3))),
+        Option(id="e", label=Text(fr="x", en="x")),
+    ]
+    for opt in forged:
+        choice = Choice(seat=0, key=decision.key, option=opt.id)
         with pytest.raises(IllegalDecision):
-            GAME.apply(state, Choice(seat=0, key=key, option=bad), ctx)
+            GAME.apply(state, Answer(choice, decision, [opt], {}), ctx)
+    step = decision.option("e")
+    assert step is not None
     with pytest.raises(IllegalDecision):
-        GAME.apply(state, Choice(seat=1, key=key, option="e"), ctx)
+        choice = Choice(seat=1, key=decision.key, option="e")
+        GAME.apply(state, Answer(choice, decision, [step], {}), ctx)
+    assert GAME.dump(state) == before
 
 
 def test_events_are_bilingual() -> None:
