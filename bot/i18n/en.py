@@ -131,6 +131,10 @@ MESSAGES: dict[str, str] = {
     "err.stale": "This prompt is out of date: the match has moved on. Here is a fresh one.",
     "err.stale_short": "This prompt is out of date.",
     "err.unreadable": "I could not read `{text}` as a legal move. For example: {sample}",
+    "err.commit_failed": (
+        "Your choice could not be saved (a storage problem on the bot's side), so nothing "
+        "has changed. Please make the same choice again."
+    ),
     "err.generic": "Sorry, something went wrong. Please try again.",
     "err.guild_only": "Matches are played in a server channel.",
 }

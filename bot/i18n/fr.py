@@ -131,6 +131,10 @@ MESSAGES: dict[str, str] = {
     "err.stale": "Ce choix est périmé : la partie a avancé depuis. En voici un à jour.",
     "err.stale_short": "Ce choix est périmé.",
     "err.unreadable": "Je n'ai pas pu lire `{text}` comme un coup permis. Par exemple : {sample}",
+    "err.commit_failed": (
+        "Votre choix n'a pas pu être enregistré (un problème de stockage du côté du bot) : "
+        "rien n'a changé. Refaites le même choix, s'il vous plaît."
+    ),
     "err.generic": "Désolé, quelque chose s'est mal passé. Réessayez.",
     "err.guild_only": "Les parties se jouent dans un salon de serveur.",
 }
