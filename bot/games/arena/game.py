@@ -666,7 +666,7 @@ class ArenaGame(Game[ArenaState, ArenaView]):
             return found
         wanted = text.strip().upper()
         for opt in decision.options:
-            if opt.stats.get("to") == wanted:
+            if isinstance(opt.args, Step) and label(opt.args.to) == wanted:
                 return opt.id
         return None
 
