@@ -14,6 +14,14 @@ from bot.store.records import StoreConflict
 log = logging.getLogger(__name__)
 
 
+class CommitFailed(IllegalDecision):
+    """The store did not take a decision (disk full, database locked...).
+
+    Nothing changed: the match was put back to what the store holds, so the
+    player can make the same choice again (the same button works).
+    """
+
+
 class ApplyMixin(EndingMixin):
     """The heart: apply a choice, commit it, advance AI seats and post."""
 
@@ -42,6 +50,15 @@ class ApplyMixin(EndingMixin):
             live.match = await self.store.load_match(live.mid)
             self._rebuild_round(live)
             raise StaleDecision(t_text("err.stale")) from None
+        except Exception:
+            # The in-memory match is now ahead of the file: put the stored one back
+            # before anything else is decided, and ask the player to try again.
+            log.exception("match %s: committing %s failed", live.mid, choice.key)
+            await self._reload(live)
+            raise CommitFailed(t_text("err.commit_failed")) from None
+        except BaseException:
+            self._must_reload.add(live.mid)  # cancelled mid-commit: reload on next access
+            raise
         live.batch.extend(events)
         if choice.key in live.deadlines:
             live.deadlines.pop(choice.key, None)
@@ -76,13 +93,30 @@ class ApplyMixin(EndingMixin):
             choice = await self._ai_choice(match, ai[0])
             try:
                 await self._commit(live, choice, match.version, by_ai=True)
+            except CommitFailed:
+                # The store is failing: the match is back to its stored state; its
+                # AI seats play again on the next access (``_get``), not here.
+                self._must_advance.add(live.mid)
+                return
             except IllegalDecision:
                 # An AI bug must not stall the table: log it and play the first legal option.
                 log.exception("AI choice refused in match %s", live.mid)
                 first = ai[0].options[0].id
                 fallback = Choice(seat=ai[0].seat, key=ai[0].key, option=first)
-                await self._commit(live, fallback, match.version, by_ai=True)
+                try:
+                    await self._commit(live, fallback, match.version, by_ai=True)
+                except CommitFailed:
+                    self._must_advance.add(live.mid)
+                    return
         await self._round(live, post_round)
+
+    async def _get(self, mid: int) -> Live | None:
+        """The live match; AI seats whose commit failed earlier play now (lock held)."""
+        live = await super()._get(mid)
+        if live is not None and live.match is not None and mid in self._must_advance:
+            self._must_advance.discard(mid)
+            await self._advance(live)
+        return live
 
     async def recover(self) -> None:
         """On start: reload live matches, let AI seats catch up, restore timers."""

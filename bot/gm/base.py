@@ -7,6 +7,7 @@ deadlines...) are mixins over this base, each in its own module.
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections import defaultdict
 from typing import TYPE_CHECKING
 
@@ -20,6 +21,8 @@ from bot.store.records import MatchRecord
 if TYPE_CHECKING:
     from bot.store import Store
 
+log = logging.getLogger(__name__)
+
 
 class Base:
     """State shared by every part of the game master."""
@@ -31,6 +34,12 @@ class Base:
         self._live: dict[int, Live] = {}
         self._locks: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._channel_locks: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._must_reload: set[int] = set()
+        """Matches whose in-memory state may be ahead of the store (a failed commit):
+        reloaded from the store before the next decision."""
+        self._must_advance: set[int] = set()
+        """Matches whose AI seats could not commit (a failing store): they play on the
+        next access."""
 
     def lock(self, mid: int) -> asyncio.Lock:
         return self._locks[mid]
@@ -39,6 +48,11 @@ class Base:
     async def _get(self, mid: int) -> Live | None:
         live = self._live.get(mid)
         if live is not None:
+            if mid in self._must_reload:
+                # Raises while the store still fails: better an error than a wrong state.
+                live.match = await self.store.load_match(mid)
+                self._must_reload.discard(mid)
+                self._rebuild_round(live)
             return live
         rec = await self.store.get(mid)
         if rec is None or rec.status not in ACTIVE:
@@ -51,6 +65,21 @@ class Base:
             live.timers = await self._load_timers(mid)
         self._live[mid] = live
         return live
+
+    async def _reload(self, live: Live) -> None:
+        """Put the stored match back in ``live`` after a failed commit (drafts are kept).
+
+        If even reading fails, the match stays marked and :meth:`_get` retries
+        before anything else is decided.
+        """
+        self._must_reload.add(live.mid)
+        try:
+            live.match = await self.store.load_match(live.mid)
+        except Exception:
+            log.exception("match %s: reloading from the store failed too", live.mid)
+            return
+        self._must_reload.discard(live.mid)
+        self._rebuild_round(live)
 
     # Once a match starts, the store's ``options`` column holds the game's effective
     # options only (what a replay needs); the table's own settings (deadlines) are the

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import logging
+
+from bot.engine import Match
 from bot.engine.log import markdown_log
 from bot.gm import present
 from bot.gm.live import Live
 from bot.gm.msg import Actor, Attachment, Embed, Msg, Reply, clip
 from bot.gm.posting import PostingMixin
 from bot.i18n import t
+
+log = logging.getLogger(__name__)
 
 
 class EndingMixin(PostingMixin):
@@ -58,7 +63,7 @@ class EndingMixin(PostingMixin):
             colour=0x50C878,
             fields=fields,
         )
-        files = [Attachment(f"match{live.mid}-log.md", markdown_log(match, lang).encode())]
+        files = [await self._log_file(live, match, lang)]
         if image:
             embed.image = f"match{live.mid}-final.png"
             files.insert(0, Attachment(embed.image, image))
@@ -87,9 +92,24 @@ class EndingMixin(PostingMixin):
         else:
             match = live.match
             assert match is not None
-            files = [Attachment(f"match{live.mid}-log.md", markdown_log(match, lang).encode())]
+            files = [await self._log_file(live, match, lang)]
             await self._edit(
                 live, "round", present.round_msg(live.mid, match, [], [], {}, lang), create=False
             )
             await self._post(live, Msg(content=text, files=files))
         return Reply.say(t(actor.lang, "close.done", mid=live.mid))
+
+    async def _log_file(self, live: Live, match: Match, lang: str) -> Attachment:
+        """The match log, built from the store (seed, options, logged decisions).
+
+        A match reloaded after a restart holds only the events since then; the
+        replay of the stored log has them all, so the attached log verifies after
+        any number of restarts. Only if that replay fails (which ``verify`` would
+        report too) is the in-memory match used, so players still get a log.
+        """
+        try:
+            source = await self.store.replay_match(live.mid)
+        except Exception:
+            log.exception("match %s: the stored log does not replay; log from memory", live.mid)
+            source = match
+        return Attachment(f"match{live.mid}-log.md", markdown_log(source, lang).encode())
