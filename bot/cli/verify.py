@@ -1,11 +1,13 @@
 """``python -m bot verify``: check a finished match's dice and decisions.
 
-Two independent checks, both required to pass:
+Independent checks, all required to pass:
 1. every logged roll is recomputed from the revealed seed, whose SHA-256 must
    equal the commitment published at the start (``verify_log``);
 2. the logged decisions are replayed from seed + options and must produce
    exactly the logged rolls and result (or, for a stored match, exactly the
-   stored snapshot) — so no roll was skipped, reordered or invented.
+   stored snapshot) — so no roll was skipped, reordered or invented;
+3. for a Markdown log, the readable lines players read say exactly what the
+   data block says (``check_text``): an edited roll or event line is caught.
 """
 
 from __future__ import annotations
@@ -22,8 +24,9 @@ from bot.cli.errors import CliError
 from bot.engine import Choice, Match, SeatSpec
 from bot.engine.errors import EngineError
 from bot.engine.events import RollEvent, event_from_json
-from bot.engine.log import log_json, parse_log, rolls_of, verify_log
+from bot.engine.log import check_readable, log_json, parse_log, rolls_of, title, verify_log
 from bot.engine.match import SNAPSHOT_FORMAT
+from bot.engine.registry import get_game
 
 OK = 0
 MISMATCH = 1
@@ -102,7 +105,30 @@ def check_replay(data: dict[str, Any]) -> tuple[bool, str]:
 def verify_file(path: Path) -> int:
     data = read_log(path)
     print(f"Match log: {path} ({data['game']}, {data.get('mode')})")
-    return _report([("Dice", check_dice(data)), ("Replay", check_replay(data))])
+    text = path.read_text(encoding="utf-8")
+    return _report(
+        [
+            ("Dice", check_dice(data)),
+            ("Replay", check_replay(data)),
+            ("Text", check_text(text, data)),
+        ]
+    )
+
+
+def check_text(text: str, data: dict[str, Any]) -> tuple[bool, str]:
+    """The readable lines of a Markdown log against its data block (``check_readable``).
+
+    The dice and the replay read the data block, but players read the lines: a
+    roll changed there must not pass. The title is checked when this
+    installation knows the game.
+    """
+    try:
+        heading: str | None = title(get_game(data["game"]).info, data.get("mode"), "en")
+        if "## Journal" in text:
+            heading = title(get_game(data["game"]).info, data.get("mode"), "fr")
+    except (KeyError, ValueError):
+        heading = None
+    return check_readable(text, data, heading)
 
 
 def check_dice(data: dict[str, Any]) -> tuple[bool, str]:

@@ -240,3 +240,68 @@ def test_parse_log_reads_what_simulate_writes(cli: Any, tmp_path: Path) -> None:
     cli("simulate", "--game", "test-pick", "--seed", "p", "--out", str(tmp_path))
     data = parse_log((tmp_path / "log.md").read_text(encoding="utf-8"))
     assert data["seed"] == "p" and data["game"] == "test-pick"
+
+
+# --- readable lines against the data block ----------------------------------------------
+
+GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "mad-arena-ultimate-warrior-5p-seed18.md"
+
+
+def edited(tmp_path: Path, old: str, new: str) -> Path:
+    text = GOLDEN.read_text(encoding="utf-8")
+    head, block = text.split("<!-- arena-master-log", 1)
+    assert head.count(old) >= 1
+    path = tmp_path / "edited.md"
+    path.write_text(head.replace(old, new, 1) + "<!-- arena-master-log" + block, encoding="utf-8")
+    return path
+
+
+def test_untouched_log_lines_verify(cli: Any) -> None:
+    run = cli("verify", str(GOLDEN))
+    assert run.code == 0 and "Text: OK: all" in run.out and "VERIFIED" in run.out
+
+
+def test_a_roll_changed_in_a_readable_line_is_caught(cli: Any, tmp_path: Path) -> None:
+    """The data block still holds [1, 3]: dice and replay pass, the line players read does not."""
+    path = edited(tmp_path, "Agaric rolls [1, 3] for a ranged", "Agaric rolls [6, 3] for a ranged")
+    run = cli("verify", str(path))
+    assert run.code == 1 and "NOT VERIFIED" in run.out
+    assert "Dice: OK" in run.out and "Replay: OK" in run.out
+    assert "Text: MISMATCH: line 19 reads '- 🎲 Agaric rolls [6, 3]" in run.out
+    assert "the data block says '- 🎲 Agaric rolls [1, 3]" in run.out
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "message"),
+    [
+        (
+            "👣 Agaric moves to the centre.",
+            "👣 Agaric moves to Baobab's zone.",
+            'line 17 reads "- 👣 Agaric moves to Baobab\'s zone."',
+        ),
+        ("- 👣 Agaric moves to the centre.\n", "", "says '- 👣 Agaric moves to the centre.'"),
+        ("- ✅ Agaric's action is over.\n", "", 'says "- ✅ Agaric\'s action is over."'),
+        ("Winners: AI 5", "Winners: AI 1", "reads 'Winners: AI 1'"),
+        ("Seed: `18`", "Seed: `19`", "line 5 reads 'Seed: `19`'"),
+        ("## Log\n\n", "## Log\n\n- 🎲 Sorgho rolls [6, 6]  (#1,2)\n", "line 9 reads"),
+        ("# Mad Arena — Ultimate Warrior", "# Arena! — Melee", "line 1 reads"),
+        ("Winners: AI 5\n", "Winners: AI 5\n- a line of my own\n", "is not in the data"),
+    ],
+)
+def test_an_event_line_changed_added_or_removed_is_caught(
+    cli: Any, tmp_path: Path, old: str, new: str, message: str
+) -> None:
+    run = cli("verify", str(edited(tmp_path, old, new)))
+    assert run.code == 1 and "Text: MISMATCH" in run.out and message in run.out, run.out
+
+
+def test_readable_lines_of_a_french_log_are_checked(cli: Any, tmp_path: Path) -> None:
+    match = finished()
+    text = markdown_log(match, "fr")
+    md = tmp_path / "m.md"
+    md.write_text(text, encoding="utf-8")
+    assert cli("verify", str(md)).code == 0
+    line = next(x for x in text.splitlines() if x.startswith("- 🎲"))
+    md.write_text(text.replace(line, line.replace("[", "[6, ", 1), 1), encoding="utf-8")
+    run = cli("verify", str(md))
+    assert run.code == 1 and "Text: MISMATCH" in run.out and "Dice: OK" in run.out
