@@ -58,43 +58,52 @@ def game_choices() -> list[app_commands.Choice[str]]:
     ][:25]
 
 
-def mode_choices() -> list[app_commands.Choice[str]]:
-    """Every game's modes as fixed choices, named "Game — Mode" (``mode:<game>:<mode>`` keys).
+def mode_table() -> dict[str, tuple[str, str]]:
+    """Each (game, mode) pair by the value of its choice: ``<game>:<mode>`` -> (game, mode).
 
-    The game master checks that the mode belongs to the chosen game.
+    Two games may share a mode id (a "team-spirit" in two games): each pair is its
+    own choice, and a value is only ever looked up here, never taken apart.
     """
-    seen: set[str] = set()
+    return {f"{info.id}:{m.id}": (info.id, m.id) for info in all_games() for m in info.modes}
+
+
+def mode_choices() -> list[app_commands.Choice[str]]:
+    """Every game's modes as fixed choices, named "Game — Mode" in both languages.
+
+    The translator names them from the ``game``/``mode`` ids the string carries;
+    the game master refuses a mode of another game than the chosen one.
+    """
     out: list[app_commands.Choice[str]] = []
-    for info in all_games():
-        for m in info.modes:
-            if m.id in seen:
-                continue
-            seen.add(m.id)
-            name = f"{info.names.en} — {m.names.en}"[:100]
-            out.append(app_commands.Choice(name=_(name, key=f"mode:{info.id}:{m.id}"), value=m.id))
+    for value, (game_id, mode_id) in mode_table().items():
+        info = next(g for g in all_games() if g.id == game_id)
+        name = f"{info.names.en} — {info.mode(mode_id).names.en}"[:100]
+        label = _(name, key="mode-choice", game=game_id, mode=mode_id)
+        out.append(app_commands.Choice(name=label, value=value))
     return out[:25]
 
 
 def level_choices() -> list[app_commands.Choice[str]]:
-    """The AI levels the games declare, as fixed choices (``level:<id>`` keys)."""
+    """The AI levels the games declare, as fixed choices (named by the first game declaring one)."""
     seen: set[str] = set()
     out: list[app_commands.Choice[str]] = []
     for info in all_games():
-        for lid, _fr, en in ai_levels(info):
-            if lid not in seen:
-                seen.add(lid)
-                out.append(app_commands.Choice(name=_(en[:100], key=f"level:{lid}"), value=lid))
+        for lv in ai_levels(info):
+            if lv.id not in seen:
+                seen.add(lv.id)
+                label = _(lv.names.en[:100], key="level-choice", game=info.id, level=lv.id)
+                out.append(app_commands.Choice(name=label, value=lv.id))
     return out[:25]
 
 
 def _refused_choice(interaction: discord.Interaction, value: object, lang: str) -> str:
     """The polite answer to a value outside the offered choices, named for its parameter."""
     text = str(value)[:50]
-    options = (interaction.data or {}).get("options") or []
+    data: dict[str, Any] = dict(interaction.data or {})
+    options: list[dict[str, Any]] = data.get("options") or []
     sub = options[0].get("options", []) if options and options[0].get("type") == 1 else options
     param = next((o.get("name") for o in sub if str(o.get("value")) == str(value)), "game")
     if param == "mode":
-        modes = ", ".join(f"`{m.id}`" for info in all_games() for m in info.modes)
+        modes = ", ".join(f"`{v}`" for v in mode_table())
         return t(lang, "err.unknown_mode", mode=text, modes=modes)
     if param == "ai_level":
         levels = ", ".join(f"`{c.value}`" for c in level_choices())
@@ -221,13 +230,13 @@ class Arena(commands.Cog):
         game=L("game", "game"),
         mode=L("mode", "mode"),
         ai_level=L("ai_level", "ai_level"),
-        cards=L("cards", "cards"),
+        file=L("file", "file"),
     )
     @app_commands.describe(
         game=L("Which game", "game.desc"),
         mode=L("Which mode of the game", "mode.desc"),
         ai_level=L("Strength of the AI players", "ai_level.desc"),
-        cards=L("Your own card values: a TOML or JSON file, 64 KiB at most", "cards.desc"),
+        file=L("Your own data file, for a game that takes one (64 KiB at most)", "file.desc"),
     )
     @app_commands.choices(game=game_choices())
     @app_commands.choices(mode=mode_choices(), ai_level=level_choices())
@@ -237,7 +246,7 @@ class Arena(commands.Cog):
         game: app_commands.Choice[str],
         mode: app_commands.Choice[str] | None = None,
         ai_level: app_commands.Choice[str] | None = None,
-        cards: discord.Attachment | None = None,
+        file: discord.Attachment | None = None,
     ) -> None:
         await self._run(
             interaction,
@@ -246,7 +255,7 @@ class Arena(commands.Cog):
                 game.value,
                 mode.value if mode is not None else None,
                 ai_level.value if ai_level is not None else None,
-                cards,
+                file,
             ),
         )
 
@@ -256,19 +265,24 @@ class Arena(commands.Cog):
         game: str,
         mode: str | None,
         ai_level: str | None,
-        cards: discord.Attachment | None,
+        file: discord.Attachment | None,
     ) -> Reply:
-        """Runs after the defer: downloading the card file may take longer than 3 s."""
-        upload = await read_upload(cards) if cards is not None else None
+        """Runs after the defer: downloading the file may take longer than 3 s.
+
+        ``mode`` is a choice's value: the (game, mode) pair it stands for is looked up.
+        """
+        upload = await read_upload(file) if file is not None else None
+        pair = mode_table().get(mode) if mode is not None else None
         return await self.gm.open_lobby(
             actor_of(interaction),
             guild_id=interaction.guild_id or 0,
             channel_id=interaction.channel_id or 0,
             guild_locale=guild_lang(interaction),
             game_id=game,
-            mode=mode,
+            mode=pair[1] if pair else mode,
+            mode_of=pair[0] if pair else None,
             ai_level=ai_level,
-            cards=upload,
+            upload=upload,
         )
 
     @arena.command(

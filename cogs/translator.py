@@ -7,9 +7,11 @@ both English locales, read from :mod:`bot.i18n`.
 
 from __future__ import annotations
 
+from typing import Any
+
 from discord import Locale, app_commands
 
-from bot.engine.registry import all_games, get_game
+from bot.engine.registry import get_game
 from bot.i18n import COMMANDS
 
 
@@ -23,8 +25,8 @@ class ArenaTranslator(app_commands.Translator):
         key = string.extras.get("key")
         if key is None:
             return None
-        if key.startswith(("mode:", "level:")):
-            return _choice_name(key, locale is Locale.french)
+        if key in ("mode-choice", "level-choice"):
+            return _choice_name(string.extras, locale is Locale.french)
         if key.startswith("game:"):
             try:
                 names = get_game(key.removeprefix("game:")).info.names
@@ -38,22 +40,20 @@ class ArenaTranslator(app_commands.Translator):
         return None
 
 
-def _choice_name(key: str, french: bool) -> str | None:
-    """``mode:<game>:<mode>`` -> "Game — Mode"; ``level:<id>`` -> the level's name."""
-    from bot.gm.present import ai_levels
-
-    kind, _, rest = key.partition(":")
-    if kind == "mode":
-        game_id, _, mode_id = rest.partition(":")
+def _choice_name(extras: dict[str, Any], french: bool) -> str | None:
+    """A mode choice -> "Game — Mode"; a level choice -> the level's name (from the game)."""
+    lang = "fr" if french else "en"
+    try:
+        info = get_game(str(extras.get("game"))).info
+    except KeyError:
+        return None
+    if extras.get("key") == "mode-choice":
         try:
-            info = get_game(game_id).info
-            mode = info.mode(mode_id)
+            mode = info.mode(str(extras.get("mode")))
         except KeyError:
             return None
-        lang = "fr" if french else "en"
         return f"{info.names.get(lang)} — {mode.names.get(lang)}"[:100]
-    for game in all_games():
-        for lid, fr, en in ai_levels(game):
-            if lid == rest:
-                return (fr if french else en)[:100]
+    for lv in info.ai_levels:
+        if lv.id == extras.get("level"):
+            return lv.names.get(lang)[:100]
     return None

@@ -4,6 +4,7 @@ A button must still work after the bot restarts, so everything it needs is in
 its custom_id: the match id, the action and the state version it was drawn
 for. Never a secret: private prompts carry a short hash of the decision key
 and an option *index*, not the option id. Discord caps custom_ids at 100 chars.
+A draft prompt's ids also carry the draft's id and revision (:mod:`bot.gm.prompts`).
 """
 
 from __future__ import annotations
@@ -26,8 +27,14 @@ BUTTON_ACTIONS = (
     "grp",
     "back",
     "page",
+    "dopt",
+    "damt",
+    "dback",
+    "dok",
 )
-SELECT_ACTIONS = ("mode", "opt", "sel")
+SELECT_ACTIONS = ("mode", "opt", "sel", "dsel")
+DRAFT_ACTIONS = ("dopt", "damt", "dback", "dok", "dsel")
+"""A draft prompt's components: toggle/place an option, set an amount, undo, confirm, select."""
 LOBBY_ACTIONS = ("join", "leave", "addai", "start", "cancel", "mode", "opt")
 BUTTON_TEMPLATE = r"am:(?P<mid>[0-9]{1,19}):(?P<action>" + "|".join(BUTTON_ACTIONS) + ")" + _TAIL
 """What :class:`cogs.components.ArenaButton` answers to."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from bot.engine import Match
+from bot.engine.drafts import Draft
 from bot.engine.events import AnyEvent
 from bot.engine.text import Text, lang_of
 from bot.gm import timers as tm
@@ -13,6 +14,21 @@ from bot.store.records import MatchRecord
 
 ACTIVE = ("lobby", "live")
 MAX_AI_STEPS = 10_000
+
+
+@dataclass
+class DraftSlot:
+    """A structured answer being built by a player (never logged, lost on restart)."""
+
+    draft: Draft
+    did: str
+    """This draft's id in this process: a prompt of an unknown one predates a restart."""
+    since: int
+    """``pending_since`` of its decision when started: a re-asked decision starts afresh."""
+    rev: int = 0
+    """Bumped on every change: a click on an older copy of the prompt is not applied."""
+    focus: int = 0
+    """The quantity whose amounts are shown, when an allocation has too many for one row each."""
 
 
 @dataclass
@@ -34,6 +50,8 @@ class Live:
     """(seat, subject) asked on the round board when it was posted."""
     timers: dict[str, int] = field(default_factory=lambda: dict(tm.DEFAULTS))
     """Deadline seconds by ``Decision.timing`` for this match."""
+    drafts: dict[tuple[int, str], DraftSlot] = field(default_factory=dict)
+    """Answers being built, by (seat, decision key); in memory only."""
 
     @property
     def mid(self) -> int:

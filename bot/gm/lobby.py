@@ -1,11 +1,11 @@
-"""The lobby: opening one, its buttons and menus, an uploaded card file, the start."""
+"""The lobby: opening one, its buttons and menus, an uploaded data file, the start."""
 
 from __future__ import annotations
 
 import asyncio
 from typing import Any
 
-from bot.engine import IllegalDecision, Match, SeatSpec
+from bot.engine import GameInfo, IllegalDecision, Match, SeatSpec
 from bot.engine.dice import new_seed
 from bot.engine.registry import all_games, get_game
 from bot.engine.text import lang_of
@@ -16,10 +16,8 @@ from bot.gm.live import Live
 from bot.gm.msg import Actor, Embed, Msg, Reply, Upload
 from bot.i18n import t
 
-CARD_DATA = "card_data"
-"""The inline twin of a game's ``cards`` file option: the uploaded file's content."""
 UPLOAD_MAX = 64 * 1024
-"""Largest card file accepted from ``/arena start cards:``."""
+"""Largest data file accepted from ``/arena start file:``."""
 
 
 class LobbyMixin(ApplyMixin):
@@ -36,8 +34,11 @@ class LobbyMixin(ApplyMixin):
         game_id: str,
         mode: str | None,
         ai_level: str | None = None,
-        cards: Upload | None = None,
+        upload: Upload | None = None,
+        mode_of: str | None = None,
     ) -> Reply:
+        """``mode_of``: the game the chosen ``mode`` belongs to (the command offers every
+        game's modes); a mode of another game is refused."""
         # Two /arena start at once in one channel must not both find it free.
         async with self._channel_locks[channel_id]:
             return await self._open_lobby(
@@ -48,7 +49,8 @@ class LobbyMixin(ApplyMixin):
                 game_id=game_id,
                 mode=mode,
                 ai_level=ai_level,
-                cards=cards,
+                upload=upload,
+                mode_of=mode_of,
             )
 
     async def _open_lobby(
@@ -61,7 +63,8 @@ class LobbyMixin(ApplyMixin):
         game_id: str,
         mode: str | None,
         ai_level: str | None,
-        cards: Upload | None = None,
+        upload: Upload | None = None,
+        mode_of: str | None = None,
     ) -> Reply:
         lang = actor.lang
         try:
@@ -69,21 +72,39 @@ class LobbyMixin(ApplyMixin):
         except KeyError:
             names = ", ".join(g.id for g in all_games())
             return Reply.say(t(lang, "err.unknown_game", game=game_id, games=names))
+        names = ", ".join(f"`{m.names.get(lang)}`" for m in info.modes)
+        if mode and mode_of is not None and mode_of != info.id:
+            try:
+                other = get_game(mode_of).info
+                what = other.mode(mode).names.get(lang)
+            except KeyError:
+                other, what = None, mode
+            if other is not None:
+                return Reply.say(
+                    t(
+                        lang,
+                        "err.mode_of_other_game",
+                        mode=what,
+                        other=other.names.get(lang),
+                        game=info.names.get(lang),
+                        modes=names,
+                    )
+                )
+            return Reply.say(t(lang, "err.unknown_mode", mode=mode, modes=names))
         try:
             mode_info = info.mode(mode or None)
         except KeyError:
-            names = ", ".join(m.id for m in info.modes)
             return Reply.say(t(lang, "err.unknown_mode", mode=mode, modes=names))
         options: dict[str, Any] = info.default_options()
         if ai_level:
-            levels = [lv[0] for lv in present.ai_levels(info)]
+            levels = [lv.id for lv in present.ai_levels(info)]
             if ai_level not in levels:
                 return Reply.say(
                     t(lang, "err.unknown_level", level=ai_level, levels=", ".join(levels) or "—")
                 )
             self._set_option(info, options, [], f"lv:{ai_level}")
-        if cards is not None:
-            refusal = await self._load_upload(info, mode_info.id, options, cards, lang)
+        if upload is not None:
+            refusal = await self._load_upload(info, mode_info.id, options, upload, lang)
             if refusal is not None:
                 return refusal
         settings = await self.store.guild_settings(guild_id)
@@ -123,16 +144,17 @@ class LobbyMixin(ApplyMixin):
         return Reply.say(t(lang, "lobby.opened", mid=mid, where=where) + note)
 
     async def _load_upload(
-        self, info: Any, mode: str, options: dict[str, Any], upload: Upload, lang: str
+        self, info: GameInfo, mode: str, options: dict[str, Any], upload: Upload, lang: str
     ) -> Reply | None:
-        """Put an uploaded card file's CONTENT in the options (a replay needs nothing else).
+        """Put an uploaded file's CONTENT in the options (a replay needs nothing else).
 
-        Only for games with a ``cards`` file option and its inline twin ``card_data``.
-        The game itself validates it, by setting up a throwaway match with AI seats:
-        a bad file is refused, with the game's first errors, before any lobby exists.
+        Only for games declaring an option a host fills by upload
+        (``OptionSpec.upload_for``, :meth:`GameInfo.upload_option`). The game itself
+        validates it, by setting up a throwaway match with AI seats: a bad file is
+        refused, with the game's first errors, before any lobby exists.
         """
-        ids = {spec.id for spec in info.options}
-        if not {"cards", CARD_DATA} <= ids:
+        spec = info.upload_option()
+        if spec is None:
             return Reply.say(t(lang, "err.upload_unsupported", game=info.names.get(lang)))
         if upload.size > UPLOAD_MAX or (upload.data is not None and len(upload.data) > UPLOAD_MAX):
             return Reply.say(
@@ -152,7 +174,7 @@ class LobbyMixin(ApplyMixin):
             return Reply.say(
                 t(lang, "err.upload_invalid", name=upload.filename, errors=t(lang, "err.not_text"))
             )
-        trial = {**present.game_options(options), CARD_DATA: text}
+        trial = {**present.game_options(options), spec.id: text}
         count = min(info.mode(mode).player_counts)
         seats = [SeatSpec(name=f"AI {i + 1}", ai=True) for i in range(count)]
         try:
@@ -161,8 +183,8 @@ class LobbyMixin(ApplyMixin):
             return Reply.say(
                 t(lang, "err.upload_invalid", name=upload.filename, errors=exc.reason.get(lang))
             )
-        options[CARD_DATA] = text
-        options[present.CARDS_NAME_KEY] = upload.filename[:100]
+        options[spec.id] = text
+        options[present.UPLOAD_NAME_KEY] = upload.filename[:100]
         return None
 
     async def lobby_action(
@@ -237,7 +259,9 @@ class LobbyMixin(ApplyMixin):
             return Reply(update=msg)
 
     @staticmethod
-    def _set_option(info: Any, options: dict[str, Any], seats: list[SeatSpec], value: str) -> bool:
+    def _set_option(
+        info: GameInfo, options: dict[str, Any], seats: list[SeatSpec], value: str
+    ) -> bool:
         kind, _, arg = value.partition(":")
         try:
             if kind in ("tp", "ta", "tr"):
@@ -252,15 +276,15 @@ class LobbyMixin(ApplyMixin):
                 options[tm.TIMERS_KEY] = timers
                 return True
             if kind == "lv":
-                if arg not in [lv[0] for lv in present.ai_levels(info)]:
+                if arg not in [lv.id for lv in present.ai_levels(info)]:
                     return False
                 options[present.AI_LEVEL_KEY] = arg
                 for i, s in enumerate(seats):
                     if s.user_id is None:
                         seats[i] = s.model_copy(update={"ai_level": arg})
-                for spec in info.options:
-                    if spec.id in ("ai_level", "level", "ai"):
-                        options[spec.id] = arg
+                level_spec = present.level_option(info)
+                if level_spec is not None:
+                    options[level_spec.id] = arg
                 return True
             if kind.startswith("o"):
                 spec = info.options[int(kind[1:])]

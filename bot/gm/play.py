@@ -3,14 +3,25 @@
 from __future__ import annotations
 
 import logging
+import re
+import secrets
 
 from bot.engine import Choice, Decision, IllegalDecision, StaleDecision
+from bot.engine.decisions import Allocation
+from bot.engine.drafts import Draft
 from bot.engine.text import lang_of
 from bot.gm.apply import ApplyMixin
-from bot.gm.ids import key_tag
-from bot.gm.live import Live
+from bot.gm.ids import DRAFT_ACTIONS, key_tag
+from bot.gm.live import DraftSlot, Live
 from bot.gm.msg import CONTENT_MAX, Actor, Msg, Reply, clip
-from bot.gm.prompts import subject_name
+from bot.gm.prompts import (
+    SELECTS_MAX,
+    DraftRef,
+    amounts_offered,
+    decision_msg,
+    draft_msg,
+    subject_name,
+)
 from bot.i18n import t
 
 log = logging.getLogger(__name__)
@@ -76,9 +87,16 @@ class PlayMixin(ApplyMixin):
             d = self._find(live, tag)
             match = live.match
             if d is None or (ver < match.version and match.pending_since.get(d.key, 0) > ver):
+                if action in DRAFT_ACTIONS:
+                    # The step this draft answered is gone: say so, then the fresh prompts.
+                    reply = await self._hand(live, actor, intro=t(lang, "draft.gone"))
+                    reply.strip = True
+                    return reply
                 return await self._stale(live, actor)
             if match.seats[d.seat].user_id != actor.user_id:
                 return Reply.say(t(lang, "err.not_your_seat"))
+            if action in DRAFT_ACTIONS:
+                return await self._draft_click(live, d, action, rest, ver, actor, values)
             if action == "back":
                 return Reply(update=self._prompt(live, d, lang))
             if action == "grp":
@@ -101,23 +119,31 @@ class PlayMixin(ApplyMixin):
     async def _decide(
         self, live: Live, d: Decision, option_id: str, ver: int, actor: Actor
     ) -> Reply:
+        opt = d.option(option_id)
+        label = opt.label.get(actor.lang) if opt else option_id
+        choice = Choice(seat=d.seat, key=d.key, option=option_id)
+        return await self._decide_choice(live, d, choice, label, ver, actor)
+
+    async def _decide_choice(
+        self, live: Live, d: Decision, choice: Choice, label: str, ver: int, actor: Actor
+    ) -> Reply:
+        """Commit one answer (one option, or a confirmed draft) and show what follows."""
         lang = actor.lang
         match = live.match
         assert match is not None
-        choice = Choice(seat=d.seat, key=d.key, option=option_id)
         try:
             await self._commit(live, choice, ver, by_ai=False)
         except StaleDecision:
             return await self._stale(live, actor)
         except IllegalDecision as exc:
             return Reply.say(exc.reason.get(lang))
-        opt = d.option(option_id)
-        label = opt.label.get(lang) if opt else option_id
+        live.drafts.pop((d.seat, d.key), None)
+        info = match.game.info
         done = Msg(
             content=t(
                 lang,
                 "prompt.done",
-                who=subject_name(d.subject, lang) if d.subject else match.seats[d.seat].name,
+                who=subject_name(d.subject, lang, info) if d.subject else match.seats[d.seat].name,
                 choice=label,
             )
         )
@@ -134,6 +160,177 @@ class PlayMixin(ApplyMixin):
             if match.pending_since.get(x.key, 0) >= before
         ]
         return Reply(update=done, private=[self._prompt(live, x, lang) for x in follow])
+
+    # --- prompts --------------------------------------------------------------------------
+    def _prompt(
+        self,
+        live: Live,
+        d: Decision,
+        lang: str,
+        group: int | None = None,
+        page: int = 0,
+        notice: str | None = None,
+    ) -> Msg:
+        """The private prompt for ``d``: its options, or its draft for a structured answer."""
+        match = live.match
+        assert match is not None
+        info = match.game.info
+        name = match.seats[d.seat].name
+        due = live.deadlines.get(d.key)
+        if not d.structured:
+            return decision_msg(
+                live.mid,
+                match.version,
+                d,
+                name,
+                lang,
+                group=group,
+                page=page,
+                due_at=due,
+                info=info,
+            )
+        slot = self._slot(live, d)
+        draft = slot.draft if slot else Draft(key=d.key, seat=d.seat)
+        ref = DraftRef(slot.did, slot.rev) if slot else DraftRef()
+        return draft_msg(
+            live.mid,
+            match.version,
+            d,
+            draft,
+            ref,
+            name,
+            lang,
+            info=info,
+            due_at=due,
+            focus=slot.focus if slot else 0,
+            notice=notice,
+        )
+
+    # --- drafts ---------------------------------------------------------------------------
+    @staticmethod
+    def _slot(live: Live, d: Decision) -> DraftSlot | None:
+        """The draft in progress for ``d``, if it still fits the decision pending now.
+
+        Drafts of decisions no longer pending (answered, timed out, re-asked) are dropped.
+        """
+        match = live.match
+        assert match is not None
+        pending = {x.key: x for x in match.pending()}
+        for (seat, key), s in list(live.drafts.items()):
+            x = pending.get(key)
+            if (
+                x is None
+                or x.seat != seat
+                or s.since != match.pending_since.get(key, 0)
+                or not s.draft.valid_for(x)
+            ):
+                del live.drafts[(seat, key)]
+        return live.drafts.get((d.seat, d.key))
+
+    async def _draft_click(
+        self,
+        live: Live,
+        d: Decision,
+        action: str,
+        rest: str,
+        ver: int,
+        actor: Actor,
+        values: list[str] | None,
+    ) -> Reply:
+        """One click on a draft prompt: change the draft and redraw, or Confirm it.
+
+        ``rest`` is ``<draft id>.<revision>[.<part>[.<amount>]]``, all written by
+        :func:`bot.gm.prompts.draft_msg`; every part is checked against what was offered.
+        """
+        lang = actor.lang
+        match = live.match
+        assert match is not None
+        did, _, tail = rest.partition(".")
+        rev_text, _, part = tail.partition(".")
+        rev = _num(rev_text)
+        slot = self._slot(live, d)
+        if slot is None:
+            if rev != 0:
+                # A draft this process does not know: the bot restarted (or it was dropped).
+                return Reply(update=self._prompt(live, d, lang, notice=t(lang, "draft.lost")))
+            slot = DraftSlot(
+                draft=Draft(key=d.key, seat=d.seat),
+                did=secrets.token_hex(3),
+                since=match.pending_since.get(d.key, 0),
+            )
+            live.drafts[(d.seat, d.key)] = slot
+        elif did != slot.did or rev != slot.rev:
+            # Another copy of this prompt moved on meanwhile: show where the draft is.
+            return Reply(update=self._prompt(live, d, lang, notice=t(lang, "draft.behind")))
+        ask = d.ask
+        try:
+            if action == "dok":
+                problem = slot.draft.problem(d)
+                if problem is not None:
+                    return Reply(update=self._prompt(live, d, lang, notice=problem.get(lang)))
+                choice = slot.draft.choice(d)
+                label = slot.draft.summary(d).get(lang)
+                return await self._decide_choice(live, d, choice, label, ver, actor)
+            if action == "dback":
+                new = slot.draft.back()
+            elif action == "dopt":
+                index = _num(part)
+                if index is None or not 0 <= index < len(d.options):
+                    return await self._stale(live, actor)
+                new = slot.draft.toggle(d, d.options[index].id)
+            elif action == "damt":
+                qtext, _, amount_text = part.partition(".")
+                qi, amount = _num(qtext), _num(amount_text)
+                if not isinstance(ask, Allocation) or qi is None or amount is None:
+                    return await self._stale(live, actor)
+                if not 0 <= qi < len(ask.quantities):
+                    return await self._stale(live, actor)
+                new = slot.draft.set_amount(d, ask.quantities[qi].id, amount)
+            elif action == "dsel":
+                value = (values or [""])[0]
+                picked = self._draft_select(d, slot, part, value)
+                if picked is None:
+                    return await self._stale(live, actor)
+                new = picked
+            else:
+                return await self._stale(live, actor)
+        except IllegalDecision as exc:
+            return Reply(update=self._prompt(live, d, lang, notice=exc.reason.get(lang)))
+        slot.draft = new
+        slot.rev += 1
+        return Reply(update=self._prompt(live, d, lang))
+
+    @staticmethod
+    def _draft_select(d: Decision, slot: DraftSlot, part: str, value: str) -> Draft | None:
+        """A draft select's value, matched exactly against the values that select offered.
+
+        ``o<n>``: the n-th select of options (value: an option index); ``q<i>``: the
+        amounts of quantity i; ``f``: which quantity to show (the draft is unchanged).
+        """
+        ask = d.ask
+        if part == "f" and isinstance(ask, Allocation):
+            offered = [str(i) for i in range(len(ask.quantities))]
+            if value not in offered:
+                return None
+            slot.focus = offered.index(value)
+            return slot.draft
+        kind, number = part[:1], _num(part[1:])
+        if number is None:
+            return None
+        if kind == "o" and 0 <= number < SELECTS_MAX:
+            indexes = range(number * 25, min(len(d.options), (number + 1) * 25))
+            offered = [str(i) for i in indexes]
+            if value not in offered:
+                return None
+            return slot.draft.toggle(d, d.options[indexes[offered.index(value)]].id)
+        if kind == "q" and isinstance(ask, Allocation) and 0 <= number < len(ask.quantities):
+            q = ask.quantities[number]
+            amounts = amounts_offered(q)
+            offered = [str(a) for a in amounts]
+            if value not in offered:
+                return None
+            return slot.draft.set_amount(d, q.id, amounts[offered.index(value)])
+        return None
 
     async def _take_private(self, live: Live, user_id: int, lang: str) -> list[str]:
         """Texts of the stored private notices for this user's seats; handed over once.
@@ -192,6 +389,8 @@ class PlayMixin(ApplyMixin):
                 return Reply.say(t(lang, "err.nothing_awaited"))
             match = live.match
             for d in mine:
+                if d.structured:
+                    continue  # built in its prompt, click by click
                 try:
                     option = match.game.parse_option(match.state, d, text)
                 except Exception:
@@ -212,3 +411,11 @@ def _int(text: str) -> int:
         return int(text)
     except ValueError:
         return -1
+
+
+_NUMBER = re.compile(r"-?[0-9]{1,9}")
+
+
+def _num(text: str) -> int | None:
+    """A whole number written by us in a custom id (never anything looser), else None."""
+    return int(text) if _NUMBER.fullmatch(text) else None

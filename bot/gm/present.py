@@ -15,15 +15,14 @@ from bot.engine.vocabulary import LevelInfo
 from bot.gm import timers as tm
 from bot.gm.ids import cid
 from bot.gm.msg import Attachment, Button, Embed, Msg, Row, Select, SelectOption, clip
-from bot.i18n import t, t_or
+from bot.i18n import t
 
 COLOUR = 0xE0A030
 EMBED_CHUNK = 3900
 CONTENT_CHUNK = 1900
 AI_LEVEL_KEY = "_ai_level"
-CARDS_NAME_KEY = "_cards_name"
-"""The name of the card file uploaded with ``/arena start`` (shown in the lobby)."""
-LEVEL_OPTION_IDS = ("ai_level", "level", "ai")
+UPLOAD_NAME_KEY = "_upload_name"
+"""The name of the file uploaded with ``/arena start`` (shown in the lobby)."""
 
 
 def game_options(options: dict[str, Any]) -> dict[str, Any]:
@@ -31,27 +30,22 @@ def game_options(options: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in options.items() if not k.startswith("_")}
 
 
-def ai_levels(info: GameInfo) -> list[tuple[str, str, str]]:
-    """(id, fr, en) of the game's AI levels, if it declares any.
+def ai_levels(info: GameInfo) -> list[LevelInfo]:
+    """The game's AI levels as it declares them (``GameInfo.ai_levels``), the default first."""
+    return list(info.ai_levels)
 
-    Read from ``GameInfo.ai_levels`` when a game adds it, else from a host
-    option named ``ai_level``/``level`` of type ``choice``.
+
+def level_option(info: GameInfo) -> OptionSpec | None:
+    """A host option that holds the AI level: a choice over exactly the declared levels.
+
+    The lobby offers the levels once (its "AI level" entries) and keeps this option
+    in step, instead of offering the same choice twice.
     """
-    levels = getattr(info, "ai_levels", None)
-    if levels:
-        out = []
-        for item in levels:
-            if isinstance(item, LevelInfo):
-                out.append((item.id, item.names.fr, item.names.en))
-            elif isinstance(item, tuple | list):
-                out.append((str(item[0]), item[1].fr, item[1].en))
-            else:
-                out.append((str(item), str(item), str(item)))
-        return out
+    ids = {lv.id for lv in info.ai_levels}
     for spec in info.options:
-        if spec.id in LEVEL_OPTION_IDS and spec.type == "choice":
-            return [(v, txt.fr, txt.en) for v, txt in spec.choices]
-    return []
+        if spec.type == "choice" and ids and {v for v, _ in spec.choices} == ids:
+            return spec
+    return None
 
 
 def seat_line(i: int, seat: SeatSpec, lang: str) -> str:
@@ -82,7 +76,7 @@ def _int_values(spec: OptionSpec) -> list[int]:
 def lobby_option_entries(info: GameInfo, lang: str) -> list[tuple[str, str]]:
     """(value, label) pairs the host can pick in the lobby's options menu."""
     out: list[tuple[str, str]] = []
-    level_ids = {lv[0] for lv in ai_levels(info)}
+    level_spec = level_option(info)
     for i, spec in enumerate(info.options):
         name = spec.names.get(lang)
         if spec.type == "bool":
@@ -91,7 +85,7 @@ def lobby_option_entries(info: GameInfo, lang: str) -> list[tuple[str, str]]:
                 (f"o{i}:0", t(lang, "pair", name=name, value=t(lang, "off"))),
             ]
         elif spec.type == "choice":
-            if spec.id in LEVEL_OPTION_IDS and level_ids:
+            if spec is level_spec:
                 continue
             out += [
                 (f"o{i}:{j}", t(lang, "pair", name=name, value=txt.get(lang)))
@@ -99,8 +93,8 @@ def lobby_option_entries(info: GameInfo, lang: str) -> list[tuple[str, str]]:
             ]
         elif spec.type == "int":
             out += [(f"o{i}:{v}", t(lang, "pair", name=name, value=v)) for v in _int_values(spec)]
-    for lv, fr, en in ai_levels(info):
-        out.append((f"lv:{lv}", t(lang, "lobby.ai_level", level=fr if lang == "fr" else en)))
+    for lv in ai_levels(info):
+        out.append((f"lv:{lv.id}", t(lang, "lobby.ai_level", level=lv.names.get(lang))))
     for s in tm.PICK_CHOICES:
         out.append((f"tp:{s}", t(lang, "lobby.timer_pick", d=tm.human(s, lang))))
     for s in tm.ACTION_CHOICES:
@@ -131,10 +125,14 @@ def lobby_msg(
             continue
         value = _option_value_text(spec, options[spec.id], lang)
         opts.append(t(lang, "pair", name=spec.names.get(lang), value=value))
-    if options.get(CARDS_NAME_KEY):
-        opts.append(t(lang, "lobby.card_data", name=options[CARDS_NAME_KEY]))
-    if options.get(AI_LEVEL_KEY) and not any(s.id in LEVEL_OPTION_IDS for s in info.options):
-        opts.append(t(lang, "lobby.ai_level", level=options[AI_LEVEL_KEY]))
+    upload = info.upload_option()
+    if upload is not None and options.get(UPLOAD_NAME_KEY):
+        name = upload.names.get(lang)
+        opts.append(t(lang, "pair", name=name, value=f"`{options[UPLOAD_NAME_KEY]}`"))
+    if options.get(AI_LEVEL_KEY) and level_option(info) is None:
+        level = next((lv for lv in info.ai_levels if lv.id == options[AI_LEVEL_KEY]), None)
+        shown = level.names.get(lang) if level else str(options[AI_LEVEL_KEY])
+        opts.append(t(lang, "lobby.ai_level", level=shown))
     tmr = tm.timers(options)
     opts.append(
         t(
@@ -219,7 +217,8 @@ def who(match: Match, seat: int, subject: str | None, lang: str = "en") -> str:
     name = f"<@{s.user_id}>" if s.user_id is not None and not s.ai else s.name
     if not subject or subject == s.name:
         return name
-    return f"{name} ({t_or(lang, f'subject.{subject}', subject)})"
+    named = match.game.info.subjects.get(subject)
+    return f"{name} ({named.get(lang) if named else subject})"
 
 
 def round_msg(
@@ -242,9 +241,7 @@ def round_msg(
         if d.key in deadlines:
             line += " · " + t(lang, "round.until", ts=int(deadlines[d.key]))
         lines.append(line)
-    mentions = sorted(
-        {match.seats[d.seat].user_id for d in pending if match.seats[d.seat].user_id is not None}  # type: ignore[misc]
-    )
+    mentions = sorted({u for d in pending if (u := match.seats[d.seat].user_id) is not None})
     title = t(lang, "round.title", game=info.names.get(lang), round=match.round_label())
     secret = any(d.secret for d in pending)
     embed = Embed(

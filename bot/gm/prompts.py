@@ -8,17 +8,24 @@ Layout rules (Discord: 5 rows of 5 buttons, 25 options per select):
   tie-break offer apart from the moves), else five to a row;
 - more become selects of 25 (up to 4 selects), then pages.
 Labels show ``Option.stats`` (a card's initiative, move, melee...) so the
-player never has to look a card up. Custom ids carry an option *index*.
+player never has to look a card up; their symbols and names are the game's
+own (``GameInfo.stats``). Custom ids carry an option *index*.
+
+Structured decisions (Many, Order, Allocation) get a draft prompt instead
+(:func:`draft_msg`): toggles, numbered placements or amounts, a live summary,
+Back and Confirm.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.engine import Decision, Option
+from bot.engine import Decision, GameInfo, Option
+from bot.engine.decisions import Allocation, Many, Order, Quantity
+from bot.engine.drafts import Draft
 from bot.gm.ids import cid, key_tag
-from bot.gm.msg import Button, Msg, Row, Select, SelectOption, clip
-from bot.i18n import t, t_or
+from bot.gm.msg import SELECT_OPTIONS_MAX, Button, Msg, Row, Select, SelectOption, clip
+from bot.i18n import t
 
 BUTTONS_MAX = 20
 SELECTS_MAX = 4
@@ -36,32 +43,22 @@ class Entry:
     row: int | None = None
 
 
-STAT_SYMBOLS: dict[str, str] = {
-    "initiative": "⚡",
-    "move": "👣",
-    "melee": "⚔️",
-    "ranged": "🏹",
-    "defence": "🛡️",
-    "dice": "🎲",
-    "hp": "❤️",
-    "atk": "🗡️",
-    "def": "🛡️",
-    "dmg": "💥",
-    "to": "➡️",
-}
-"""Compact symbols for the stat keys the games use, so button labels stay short (<= 80)."""
+def stat_name(key: str, lang: str, info: GameInfo | None = None) -> str:
+    """A stat key named by the game's declaration (``GameInfo.stats``), else the key itself."""
+    stat = info.stat(key) if info is not None else None
+    return stat.names.get(lang) if stat is not None else key
 
 
-def stat_name(key: str, lang: str) -> str:
-    """A stat key in the reader's language (``stat.<key>`` in the catalogues), else the key."""
-    return t_or(lang, f"stat.{key}", key)
-
-
-def stat_value(value: object, lang: str) -> str:
-    """Word values (a card's ``gong`` initiative) through ``stat.v.<value>``; numbers as is."""
-    if isinstance(value, str):
-        return t_or(lang, f"stat.v.{value}", value)
+def stat_value(value: object, lang: str, info: GameInfo | None = None) -> str:
+    """Word values (a card's ``gong`` initiative) from ``GameInfo.stat_values``; numbers as is."""
+    if isinstance(value, str) and info is not None and value in info.stat_values:
+        return info.stat_values[value].get(lang)
     return str(value)
+
+
+def stat_symbol(key: str, info: GameInfo | None) -> str | None:
+    stat = info.stat(key) if info is not None else None
+    return stat.symbol if stat is not None else None
 
 
 def shown_stats(opt: Option, lang: str) -> dict[str, int | str]:
@@ -71,30 +68,32 @@ def shown_stats(opt: Option, lang: str) -> dict[str, int | str]:
     return {k: v for k, v in opt.stats.items() if not isinstance(v, str) or v not in words}
 
 
-def stats_text(opt: Option, lang: str = "en", *, compact: bool = False) -> str:
+def stats_text(
+    opt: Option, lang: str = "en", *, compact: bool = False, info: GameInfo | None = None
+) -> str:
     """``Option.stats`` for a player: words in their language, or symbols on buttons.
 
-    A key no catalogue knows falls back to the raw key (a new game still shows
-    its values, only untranslated).
+    Symbols and names come from the game's declared stats; a stat it did not
+    declare shows its raw key (a new game still shows its values, only unnamed).
     """
     parts = []
     for k, v in (shown_stats(opt, lang) if compact else opt.stats).items():
-        value = stat_value(v, lang)
-        sym = STAT_SYMBOLS.get(k) if compact else None
-        parts.append(f"{sym}{value}" if sym else f"{stat_name(k, lang)} {value}")
+        value = stat_value(v, lang, info)
+        sym = stat_symbol(k, info) if compact else None
+        parts.append(f"{sym}{value}" if sym else f"{stat_name(k, lang, info)} {value}")
     return " · ".join(parts)
 
 
-def stats_legend(decision: Decision, lang: str) -> str:
+def stats_legend(decision: Decision, lang: str, info: GameInfo | None = None) -> str:
     """The symbols used on this prompt's buttons, named in the reader's language."""
     keys: list[str] = []
     for opt in decision.options:
-        keys += [k for k in shown_stats(opt, lang) if k in STAT_SYMBOLS and k not in keys]
-    return " · ".join(f"{STAT_SYMBOLS[k]} {stat_name(k, lang)}" for k in keys)
+        keys += [k for k in shown_stats(opt, lang) if stat_symbol(k, info) and k not in keys]
+    return " · ".join(f"{stat_symbol(k, info)} {stat_name(k, lang, info)}" for k in keys)
 
 
-def option_label(opt: Option, lang: str) -> str:
-    stats = stats_text(opt, lang, compact=True)
+def option_label(opt: Option, lang: str, info: GameInfo | None = None) -> str:
+    stats = stats_text(opt, lang, compact=True, info=info)
     return opt.label.get(lang) + (f" · {stats}" if stats else "")
 
 
@@ -107,14 +106,16 @@ def groups_of(decision: Decision, lang: str) -> list[str]:
     return seen
 
 
-def entries(decision: Decision, lang: str, group: int | None) -> list[Entry]:
+def entries(
+    decision: Decision, lang: str, group: int | None, info: GameInfo | None = None
+) -> list[Entry]:
     groups = groups_of(decision, lang)
     out: list[Entry] = []
     if group is None and groups:
         added: set[str] = set()
         for i, opt in enumerate(decision.options):
             if opt.group is None:
-                out.append(_opt_entry(opt, i, lang))
+                out.append(_opt_entry(opt, i, lang, info))
             else:
                 g = opt.group.get(lang)
                 if g not in added:
@@ -124,7 +125,7 @@ def entries(decision: Decision, lang: str, group: int | None) -> list[Entry]:
     wanted = groups[group] if group is not None and 0 <= group < len(groups) else None
     for i, opt in enumerate(decision.options):
         if wanted is None or (opt.group is not None and opt.group.get(lang) == wanted):
-            out.append(_opt_entry(opt, i, lang))
+            out.append(_opt_entry(opt, i, lang, info))
     return out
 
 
@@ -154,12 +155,12 @@ def button_rows(items: list[Entry], max_rows: int) -> list[list[Entry]]:
     return rows
 
 
-def _opt_entry(opt: Option, i: int, lang: str) -> Entry:
+def _opt_entry(opt: Option, i: int, lang: str, info: GameInfo | None = None) -> Entry:
     detail = opt.detail.get(lang) if opt.detail else None
-    stats = stats_text(opt, lang)
+    stats = stats_text(opt, lang, info=info)
     desc = " — ".join(x for x in (stats, detail) if x) or None
     return Entry(
-        label=option_label(opt, lang),
+        label=option_label(opt, lang, info),
         kind="o",
         index=i,
         style=opt.style,
@@ -169,13 +170,21 @@ def _opt_entry(opt: Option, i: int, lang: str) -> Entry:
     )
 
 
-def subject_name(subject: str, lang: str) -> str:
-    """A subject word a game names in English (MAD's ``red``) in the reader's language."""
-    return t_or(lang, f"subject.{subject}", subject)
+def subject_name(subject: str, lang: str, info: GameInfo | None = None) -> str:
+    """A subject id the game declares (MAD's ``red``) in the reader's language, else as is."""
+    if info is not None and subject in info.subjects:
+        return info.subjects[subject].get(lang)
+    return subject
 
 
-def header(decision: Decision, seat_name: str, lang: str, due_at: float | None) -> str:
-    who = subject_name(decision.subject, lang) if decision.subject else seat_name
+def header(
+    decision: Decision,
+    seat_name: str,
+    lang: str,
+    due_at: float | None,
+    info: GameInfo | None = None,
+) -> str:
+    who = subject_name(decision.subject, lang, info) if decision.subject else seat_name
     prompt = decision.prompt.get(lang)
     if prompt.startswith(who + " ") or prompt.startswith(who + ","):
         line = f"**{who}**{prompt[len(who) :]}"  # "**Ann** en D4 : ...", not "**Ann** — Ann en D4"
@@ -198,12 +207,17 @@ def decision_msg(
     group: int | None = None,
     page: int = 0,
     due_at: float | None = None,
+    info: GameInfo | None = None,
 ) -> Msg:
-    """The private prompt for one decision (ephemeral or DM)."""
+    """The private prompt for one decision (ephemeral or DM).
+
+    ``info`` (the game's declarations) names its stats and subjects; without
+    it they show as their raw keys.
+    """
     tag = key_tag(decision.key)
-    items = entries(decision, lang, group)
-    content = header(decision, seat_name, lang, due_at)
-    legend = stats_legend(decision, lang)
+    items = entries(decision, lang, group, info)
+    content = header(decision, seat_name, lang, due_at, info)
+    legend = stats_legend(decision, lang, info)
     if legend:
         content += "\n-# " + legend
     if group is not None:
@@ -263,3 +277,237 @@ def decision_msg(
     if nav:
         rows.append(nav)
     return Msg(content=clip(content, 2000), rows=rows)
+
+
+# --- drafts: a structured answer built click by click ------------------------------------------
+QTY_ROWS = 4
+"""Quantities an allocation prompt shows one per row (more: pick one, then its amount)."""
+STEPS = (-5, -1, 1, 5)
+"""The -/+ buttons of a quantity with more amounts than a select holds."""
+
+
+@dataclass
+class DraftRef:
+    """Which draft a prompt was drawn for: its id in this process and its revision.
+
+    Both travel in the custom ids: a click on a prompt of a draft this process
+    does not know (a restart) or of an older revision (another copy of the
+    prompt) is recognised instead of being applied blindly.
+    """
+
+    did: str = "n"
+    rev: int = 0
+
+
+def amounts_offered(q: Quantity) -> list[int]:
+    """Every amount a quantity may take, in order."""
+    return list(range(q.min, q.max + 1))
+
+
+def bounds_text(lo: int | None, hi: int | None, lang: str) -> str:
+    if lo is not None and hi is not None:
+        if lo == hi:
+            return t(lang, "draft.exactly", n=lo)
+        return t(lang, "draft.between", lo=lo, hi=hi)
+    if lo is not None:
+        return t(lang, "draft.at_least", n=lo)
+    if hi is not None:
+        return t(lang, "draft.at_most", n=hi)
+    return t(lang, "draft.any")
+
+
+def draft_msg(
+    mid: int,
+    version: int,
+    decision: Decision,
+    draft: Draft,
+    ref: DraftRef,
+    seat_name: str,
+    lang: str,
+    *,
+    info: GameInfo | None = None,
+    due_at: float | None = None,
+    focus: int = 0,
+    notice: str | None = None,
+) -> Msg:
+    """The private prompt of a structured decision (Many, Order, Allocation) with its draft.
+
+    It shows what is chosen so far and the constraints; each click edits this
+    same message; only Confirm sends the answer, once, as one decision.
+    """
+    tag = key_tag(decision.key)
+    base = f"{tag}.{ref.did}.{ref.rev}"
+    ask = decision.ask
+    lines = [header(decision, seat_name, lang, due_at, info)]
+    if notice:
+        lines.insert(0, "⚠️ " + notice)
+    legend = stats_legend(decision, lang, info)
+    if legend:
+        lines.append("-# " + legend)
+    rows: list[Row] = []
+    if isinstance(ask, Allocation):
+        lines.append(t(lang, "draft.allocation"))
+        amounts = draft.amounts(decision)
+        for total in ask.totals:
+            ids = total.of or [q.id for q in ask.quantities]
+            what = total.label.get(lang) if total.label else t(lang, "draft.total_all")
+            lines.append(
+                t(
+                    lang,
+                    "draft.total",
+                    what=what,
+                    rule=bounds_text(total.min, total.max, lang),
+                    now=sum(amounts.get(i, 0) for i in ids),
+                )
+            )
+        rows += _allocation_rows(mid, version, base, ask, amounts, lang, focus)
+    else:
+        if isinstance(ask, Many):
+            hi = len(decision.options) if ask.max is None else ask.max
+            lo = ask.min if ask.min > 0 else None
+            lines.append(t(lang, "draft.many", rule=bounds_text(lo, hi, lang)))
+        else:
+            lines.append(t(lang, "draft.order"))
+        rows += _option_rows(mid, version, base, decision, draft, lang, info)
+    lines.append(t(lang, "draft.so_far", summary=draft.summary(decision).get(lang)))
+    rows.append(
+        [
+            Button(
+                t(lang, "prompt.back"),
+                cid(mid, "dback", version, base),
+                emoji="↩",
+                disabled=not draft.steps,
+            ),
+            Button(t(lang, "draft.confirm"), cid(mid, "dok", version, base), "success", emoji="✔"),
+        ]
+    )
+    return Msg(content=clip("\n".join(lines), 2000), rows=rows)
+
+
+def _option_rows(
+    mid: int,
+    version: int,
+    base: str,
+    decision: Decision,
+    draft: Draft,
+    lang: str,
+    info: GameInfo | None,
+) -> list[Row]:
+    """Many: toggle buttons (chosen ones green); Order: placed ones numbered and disabled."""
+    order = isinstance(decision.ask, Order)
+    chosen = draft.options()
+    items = [_opt_entry(opt, i, lang, info) for i, opt in enumerate(decision.options)]
+    rows: list[Row] = []
+    if len(items) <= BUTTONS_MAX:
+        for line in button_rows(items, QTY_ROWS):
+            row: list[Button] = []
+            for e in line:
+                oid = decision.options[e.index].id
+                placed = oid in chosen
+                label = f"{chosen.index(oid) + 1}. {e.label}" if order and placed else e.label
+                row.append(
+                    Button(
+                        label=label,
+                        custom_id=cid(mid, "dopt", version, f"{base}.{e.index}"),
+                        style="success" if placed else e.style,  # type: ignore[arg-type]
+                        emoji=e.emoji,
+                        disabled=order and placed,
+                    )
+                )
+            rows.append(row)
+        return rows
+    # More options than buttons: selects of 25 (a click toggles or places one).
+    for n in range(0, min(len(items), 25 * SELECTS_MAX), 25):
+        part = items[n : n + 25]
+        opts = []
+        for e in part:
+            placed = decision.options[e.index].id in chosen
+            if order and placed:
+                continue
+            opts.append(
+                SelectOption(
+                    label=("✅ " if placed else "") + e.label,
+                    value=str(e.index),
+                    description=e.description,
+                    emoji=e.emoji,
+                )
+            )
+        if opts:
+            rows.append(
+                Select(
+                    custom_id=cid(mid, "dsel", version, f"{base}.o{n // 25}"),
+                    placeholder=t(lang, "prompt.select", first=n + 1, last=n + len(part)),
+                    options=opts,
+                )
+            )
+    return rows
+
+
+def _allocation_rows(
+    mid: int,
+    version: int,
+    base: str,
+    ask: Allocation,
+    amounts: dict[str, int],
+    lang: str,
+    focus: int,
+) -> list[Row]:
+    """One row per quantity: a select of its amounts, or -/+ buttons when it has too many."""
+    qs = ask.quantities
+    rows: list[Row] = []
+    shown = list(range(len(qs)))
+    if len(qs) > QTY_ROWS:
+        focus = focus if 0 <= focus < len(qs) else 0
+        rows.append(
+            Select(
+                custom_id=cid(mid, "dsel", version, f"{base}.f"),
+                placeholder=t(lang, "draft.quantity_pick", what=qs[focus].label.get(lang)),
+                options=[
+                    SelectOption(
+                        label=f"{q.label.get(lang)}: {amounts[q.id]}",
+                        value=str(i),
+                        emoji="✅" if i == focus else q.emoji,
+                    )
+                    for i, q in enumerate(qs)
+                ],
+            )
+        )
+        shown = [focus]
+    for qi in shown:
+        q = qs[qi]
+        cur = amounts[q.id]
+        offered = amounts_offered(q)
+        if len(offered) <= SELECT_OPTIONS_MAX:
+            rows.append(
+                Select(
+                    custom_id=cid(mid, "dsel", version, f"{base}.q{qi}"),
+                    placeholder=t(lang, "draft.amount_pick", what=q.label.get(lang), now=cur),
+                    options=[
+                        SelectOption(label=str(v), value=str(v), emoji="✅" if v == cur else None)
+                        for v in offered
+                    ],
+                )
+            )
+            continue
+        targets: list[int] = []
+        for step in STEPS:
+            target = max(q.min, min(q.max, cur + step))
+            if target != cur and target not in targets:
+                targets.append(target)
+        low = [v for v in targets if v < cur]
+        high = [v for v in targets if v > cur]
+        row = [Button(f"{v - cur:+d}", cid(mid, "damt", version, f"{base}.{qi}.{v}")) for v in low]
+        row.append(
+            Button(
+                f"{q.label.get(lang)}: {cur}",
+                cid(mid, "damt", version, f"{base}.{qi}.{cur}"),
+                "primary",
+                emoji=q.emoji,
+                disabled=True,
+            )
+        )
+        row += [
+            Button(f"{v - cur:+d}", cid(mid, "damt", version, f"{base}.{qi}.{v}")) for v in high
+        ]
+        rows.append(row)
+    return rows

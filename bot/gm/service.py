@@ -17,9 +17,9 @@ from __future__ import annotations
 from bot.gm.commands import CommandsMixin
 from bot.gm.deadlines import DeadlinesMixin
 from bot.gm.live import ACTIVE, MAX_AI_STEPS, Live, t_text
-from bot.gm.lobby import CARD_DATA, UPLOAD_MAX, LobbyMixin
+from bot.gm.lobby import UPLOAD_MAX, LobbyMixin
 
-__all__ = ["ACTIVE", "CARD_DATA", "MAX_AI_STEPS", "UPLOAD_MAX", "GameMaster", "Live", "t_text"]
+__all__ = ["ACTIVE", "MAX_AI_STEPS", "UPLOAD_MAX", "GameMaster", "Live", "t_text"]
 
 
 class GameMaster(LobbyMixin, CommandsMixin, DeadlinesMixin):

@@ -27,9 +27,3 @@ def t(lang: str | None, key: str, **kwargs: object) -> str:
 
 def command_text(lang: str | None, key: str) -> str:
     return COMMANDS[lang_code(lang)].get(key) or COMMANDS["en"][key]
-
-
-def t_or(lang: str | None, key: str, default: str) -> str:
-    """The message ``key`` in ``lang`` if a catalogue has it, else ``default`` (no placeholders)."""
-    text = CATALOGUES[lang_code(lang)].get(key) or CATALOGUES["en"].get(key)
-    return default if text is None else text

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+import tests.cogs.draft_game  # noqa: F401  (registers test-drafts)
 import tests.engine.fixture_game  # noqa: F401  (registers test-pick)
 from tests.cogs.driver import Driver
 

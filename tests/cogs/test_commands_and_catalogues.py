@@ -7,7 +7,7 @@ import string
 from pathlib import Path
 
 from bot.engine import Decision, Option, Text
-from bot.engine.registry import get_game
+from bot.engine.registry import all_games, get_game
 from bot.gm.ids import BUTTON_TEMPLATE, MAX_LEN, SELECT_TEMPLATE, cid, key_tag, parse
 from bot.gm.msg import Select
 from bot.gm.prompts import decision_msg
@@ -75,24 +75,48 @@ async def test_mode_and_ai_level_are_fixed_localised_choices(driver: Driver) -> 
     assert not mode.get("autocomplete") and not level.get("autocomplete")
     modes = {c["value"]: c for c in mode["choices"]}
     arena = get_game("mad-arena").info
-    assert set(modes) >= {m.id for m in arena.modes} | {"default", "duel", "melee"}
-    team = modes["team-spirit"]
+    wanted = {f"mad-arena:{m.id}" for m in arena.modes}
+    assert set(modes) >= wanted | {"test-pick:default", "mad:duel", "arena:melee"}
+    team = modes["mad-arena:team-spirit"]
     assert team["name"] == "Mad Arena — Team Spirit"
     assert team["name_localizations"]["fr"] == "Mad Arena — Team Spirit"
+    # Two games with the same mode id: each (game, mode) is its own choice, named for its game.
+    assert modes["test-pick:default"]["name"] == "Test — Normal"
+    assert modes["test-drafts:default"]["name"] == "Drafts — Normal"
+    assert modes["test-drafts:default"]["name_localizations"]["fr"] == "Brouillons — Normal"
+    assert len(modes) == len(mode["choices"]), "one choice per (game, mode)"
     levels = {c["value"]: c for c in level["choices"]}
-    assert set(levels) == {"easy", "medium", "hard"}
-    assert levels["hard"]["name_localizations"]["fr"] == "Difficile"
+    declared = {lv.id for g in all_games() for lv in g.ai_levels}
+    assert set(levels) == declared and {"easy", "medium", "hard"} <= declared
+    hard = next(lv for lv in get_game("mad").info.ai_levels if lv.id == "hard")
+    assert levels["hard"]["name"] == hard.names.en
+    assert levels["hard"]["name_localizations"]["fr"] == hard.names.fr
     # A value outside the choices (an outdated client) gets a polite private answer
     # naming the parameter it was for.
     fi = await d.slash(d.users[0], "start", game="no-such-game")
     assert "I do not know the game `no-such-game`" in d.reply_text(fi)
     fi = await d.slash(d.users[0], "start", game="test-pick", mode="nope")
-    assert "no mode `nope`" in d.reply_text(fi)
+    assert "no mode `nope`" in d.reply_text(fi) and "`test-pick:default`" in d.reply_text(fi)
+    fi = await d.slash(d.users[0], "start", game="mad-arena", mode="team-spirit")
+    assert "no mode `team-spirit`" in d.reply_text(fi), "a bare mode id is no longer a choice"
     fi = await d.slash(d.users[0], "start", game="mad", ai_level="godlike")
     assert "Unknown AI level `godlike`" in d.reply_text(fi)
-    # A mode of another game is refused by the game master.
-    fi = await d.slash(d.users[0], "start", game="mad", mode="melee")
-    assert "no mode `melee`" in d.reply_text(fi)
+    # A mode of another game is refused by the game master, in the player's language.
+    fi = await d.slash(d.users[0], "start", game="mad", mode="arena:melee")
+    assert d.reply_text(fi) == (
+        "Free-for-all is a mode of Arena!, not of MAD. Modes of MAD: `Duel`."
+    )
+    fi = await d.slash(
+        d.users[0], "start", game="test-pick", mode="test-drafts:default", locale="fr"
+    )
+    assert d.reply_text(fi) == (
+        "Normal est un mode de Brouillons, pas de Test. Modes de Test : `Normal`."
+    )
+    assert d.public() == [], "no lobby was opened"
+    # The same mode id in the right game opens that game's lobby.
+    fi = await d.slash(d.users[0], "start", game="test-drafts", mode="test-drafts:default")
+    assert "Lobby #1" in d.reply_text(fi)
+    assert (await d.bot.store.get(1)).game == "test-drafts"
 
 
 def _fields(text: str) -> set[str]:

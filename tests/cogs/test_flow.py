@@ -322,7 +322,7 @@ async def test_lobby_menus_mode_timers_and_server_language(driver: Driver) -> No
     ann, bob = d.users[:2]
     fi = await d.slash(ann, "settings", language="fr", manager=True)
     assert "language: fr" in d.reply_text(fi)
-    await d.slash(ann, "start", game="mad-arena", mode="ultimate-warrior")
+    await d.slash(ann, "start", game="mad-arena", mode="mad-arena:ultimate-warrior")
     lobby = d.with_button("^Rejoindre$")
     assert "salon d'attente" in lobby.text(), "public posts follow the server's language"
     mode = d.fake.find_select(lobby, custom_id="am:1:mode:0")

@@ -30,7 +30,7 @@ def assert_finished(d: Driver, mid: int) -> None:
 
 async def test_mad_arena_ultimate_warrior_with_four_users(driver: Driver) -> None:
     d = driver
-    mid = await open_and_fill(d, "mad-arena", d.users[:4], mode="ultimate-warrior")
+    mid = await open_and_fill(d, "mad-arena", d.users[:4], mode="mad-arena:ultimate-warrior")
     # Every private prompt names the fighter it is for.
     live = await d.live(mid)
     first = live.match.pending()
@@ -59,7 +59,7 @@ async def test_mad_arena_ultimate_warrior_with_four_users(driver: Driver) -> Non
 
 async def test_mad_arena_team_mode_one_user_several_fighters(driver: Driver) -> None:
     d = driver
-    mid = await open_and_fill(d, "mad-arena", d.users[:2], mode="team-spirit")
+    mid = await open_and_fill(d, "mad-arena", d.users[:2], mode="mad-arena:team-spirit")
     live = await d.live(mid)
     ann_seat = next(i for i, s in enumerate(live.match.seats) if s.user_id == d.uid(d.users[0]))
     mine = live.match.pending_for(ann_seat)

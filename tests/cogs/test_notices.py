@@ -10,7 +10,7 @@ async def test_a_secret_pick_made_at_the_deadline_is_shown_after_a_restart(
 ) -> None:
     d = driver
     ann = d.users[0]
-    await d.slash(ann, "start", game="mad-arena", mode="ultimate-warrior")
+    await d.slash(ann, "start", game="mad-arena", mode="mad-arena:ultimate-warrior")
     lobby = d.lobby()
     for u in d.users[1:4]:
         await d.press(u, d.fake.message(lobby.id), "Join")

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from bot.engine import Decision, Option, Text
+from bot.engine import Decision, GameInfo, ModeInfo, Option, Text
 from bot.engine.registry import all_games
+from bot.engine.vocabulary import StatInfo
 from bot.gm.prompts import decision_msg
 from tests.cogs.driver import Driver
 
@@ -13,7 +14,7 @@ ENGLISH_KEYS = ("initiative", "move", "melee", "ranged", "defence")
 async def test_french_player_sees_mad_arena_card_values_in_french(driver: Driver) -> None:
     d = driver
     ann = d.users[0]
-    await d.slash(ann, "start", game="mad-arena", mode="ultimate-warrior", locale="fr")
+    await d.slash(ann, "start", game="mad-arena", mode="mad-arena:ultimate-warrior", locale="fr")
     lobby = d.lobby()
     for u in d.users[1:4]:
         await d.press(u, d.fake.message(lobby.id), "Join")
@@ -38,12 +39,29 @@ async def test_french_player_sees_mad_arena_card_values_in_french(driver: Driver
         assert word not in shown, (word, shown)
 
 
-def test_stat_words_fall_back_to_the_key_and_follow_the_language() -> None:
+INFO = GameInfo(
+    id="test-words",
+    names=Text(fr="Mots", en="Words"),
+    min_players=2,
+    max_players=2,
+    modes=[ModeInfo(id="m", names=Text(fr="M", en="M"), player_counts=[2])],
+    summary=Text(fr="-", en="-"),
+    stats=[
+        StatInfo(key="initiative", symbol="⚡", names=Text(fr="initiative", en="initiative")),
+        StatInfo(key="move", symbol="👣", names=Text(fr="déplacement", en="move")),
+    ],
+    stat_values={"gong": Text(fr="gong (fr)", en="gong")},
+    subjects={"red": Text(fr="Rouge", en="Red")},
+)
+
+
+def test_stat_words_come_from_the_game_and_fall_back_to_the_key() -> None:
     d = Decision(
         key="r1:pick",
         seat=0,
         kind="pick",
         prompt=Text(fr="Choisis", en="Choose"),
+        subject="red",
         options=[
             Option(
                 id=f"o{i}",
@@ -53,24 +71,39 @@ def test_stat_words_fall_back_to_the_key_and_follow_the_language() -> None:
             for i in range(30)
         ],
     )
-    fr = decision_msg(1, 1, d, "Ann", "fr")
-    en = decision_msg(1, 1, d, "Ann", "en")
+    fr = decision_msg(1, 1, d, "Ann", "fr", info=INFO)
+    en = decision_msg(1, 1, d, "Ann", "en", info=INFO)
     # 30 options: a select, whose descriptions spell the values out.
-    assert fr.rows[0].options[0].label == "Carte 0 · ⚡gong · 👣2 · zzz 1"
-    assert fr.rows[0].options[0].description == "initiative gong · déplacement 2 · zzz 1"
+    assert fr.rows[0].options[0].label == "Carte 0 · ⚡gong (fr) · 👣2 · zzz 1"
+    assert fr.rows[0].options[0].description == "initiative gong (fr) · déplacement 2 · zzz 1"
     assert en.rows[0].options[0].description == "initiative gong · move 2 · zzz 1"
     assert "👣 déplacement" in fr.content and "👣 move" in en.content
+    assert fr.content.startswith("**Rouge**") and en.content.startswith("**Red**")
+    # Without the game's declarations every key and subject shows as it is.
+    bare = decision_msg(1, 1, d, "Ann", "fr")
+    assert bare.rows[0].options[0].label == "Carte 0 · initiative gong · move 2 · zzz 1"
+    assert bare.content.startswith("**red**")
 
 
-def test_every_stat_key_the_real_games_show_is_translated() -> None:
-    """Play each registered game's modes at random, collecting every ``Option.stats`` key."""
+def test_no_game_words_in_the_discord_layer() -> None:
+    """Stats, subjects and levels are the games' own words: none in bot/gm, bot/i18n, cogs."""
+    from bot.i18n import CATALOGUES
+
+    for lang in ("fr", "en"):
+        assert not [k for k in CATALOGUES[lang] if k.startswith(("stat.", "subject."))]
+    import bot.gm.prompts as prompts
+
+    assert not hasattr(prompts, "STAT_SYMBOLS")
+
+
+def test_every_stat_key_the_real_games_show_is_declared() -> None:
+    """Play each registered game's modes at random, collecting every ``Option.stats`` key:
+    each is a stat its game declares, with a symbol and names in both languages."""
     import random
 
     from bot.engine import Choice, IllegalDecision, Match, SeatSpec
-    from bot.gm.prompts import STAT_SYMBOLS
-    from bot.i18n import CATALOGUES
 
-    seen: set[str] = set()
+    seen: dict[str, set[str]] = {}
     for info in all_games():
         if info.id.startswith("test-"):
             continue
@@ -84,8 +117,11 @@ def test_every_stat_key_the_real_games_show_is_translated() -> None:
                     break
                 for d in match.pending():
                     for o in d.options:
-                        seen.update(o.stats)
+                        seen.setdefault(info.id, set()).update(o.stats)
                 d = match.pending()[0]
+                if d.structured:
+                    match.apply(match.ai_choice(d))
+                    continue
                 for o in rnd.sample(d.options, len(d.options)):
                     try:
                         match.apply(Choice(seat=d.seat, key=d.key, option=o.id))
@@ -95,6 +131,11 @@ def test_every_stat_key_the_real_games_show_is_translated() -> None:
                 else:
                     break
     assert seen, "the games show values on their buttons"
-    for key in seen | set(STAT_SYMBOLS):
-        for lang in ("fr", "en"):
-            assert f"stat.{key}" in CATALOGUES[lang], (lang, key)
+    for game_id, keys in seen.items():
+        info = next(g for g in all_games() if g.id == game_id)
+        for key in keys:
+            stat = info.stat(key)
+            assert stat is not None and stat.symbol and stat.names.fr and stat.names.en, (
+                game_id,
+                key,
+            )

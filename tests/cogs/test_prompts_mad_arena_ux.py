@@ -118,7 +118,7 @@ def mad_capture_and_bonus() -> Decision:
 
 def test_mad_ship_menu_then_destination_shows_digits_squares_expulsions_and_bonus() -> None:
     x = mad_capture_and_bonus()
-    top = decision_msg(1, 0, x, "Ann", "fr")
+    top = decision_msg(1, 0, x, "Ann", "fr", info=MAD.info)
     rows = [[b.label for b in row] for row in buttons(top)]
     # Ships first, then the teleports on their own row, then the tie-break offer.
     assert rows[-2] == ["Permutation", "Rotation"]
@@ -128,7 +128,7 @@ def test_mad_ship_menu_then_destination_shows_digits_squares_expulsions_and_bonu
     assert "Destroyer 212 en c5" in ships
     # One click on the ship shows every destination (the second click plays).
     g = ships.index("Destroyer 212 en c5")
-    opened = decision_msg(1, 0, x, "Ann", "fr", group=g)
+    opened = decision_msg(1, 0, x, "Ann", "fr", group=g, info=MAD.info)
     dests = labels(opened)
     assert dests[-1] == "Retour"
     assert all(lab.startswith("212 c5 → ") for lab in dests[:-1]), dests
@@ -137,14 +137,18 @@ def test_mad_ship_menu_then_destination_shows_digits_squares_expulsions_and_bonu
     bonus = [lab for lab in dests if "★ bonus" in lab]
     assert "212 c5 → c6 · ✕ expulse 121 · ★ bonus 121 exil ⇄ 212 c6" in bonus
     assert all(len(lab) <= 80 for lab in dests)
-    en = labels(decision_msg(1, 0, x, "Ann", "en", group=g))
+    en = labels(decision_msg(1, 0, x, "Ann", "en", group=g, info=MAD.info))
     assert "212 c5 → c6 · ✕ expels 121 · ★ bonus 121 exile ⇄ 212 c6" in en
     # A bonus without a capture is blue (primary), a capture red (danger), a plain move grey.
-    frigate = labels(decision_msg(1, 0, x, "Ann", "fr", group=ships.index("Frégate 112 en b5")))
+    frigate = labels(
+        decision_msg(1, 0, x, "Ann", "fr", group=ships.index("Frégate 112 en b5"), info=MAD.info)
+    )
     styles = {
         b.label: b.style
         for row in buttons(
-            decision_msg(1, 0, x, "Ann", "fr", group=ships.index("Frégate 112 en b5"))
+            decision_msg(
+                1, 0, x, "Ann", "fr", group=ships.index("Frégate 112 en b5"), info=MAD.info
+            )
         )
         for b in row
     }
@@ -155,10 +159,14 @@ def test_mad_ship_menu_then_destination_shows_digits_squares_expulsions_and_bonu
 
 def test_mad_rotation_labels_say_where_each_ship_goes_and_the_offer_names_the_winner() -> None:
     x = mad_capture_and_bonus()
-    groups = [b.label for row in buttons(decision_msg(1, 0, x, "Ann", "fr")) for b in row]
-    rot = labels(decision_msg(1, 0, x, "Ann", "fr", group=groups.index("Rotation")))
+    groups = [
+        b.label for row in buttons(decision_msg(1, 0, x, "Ann", "fr", info=MAD.info)) for b in row
+    ]
+    rot = labels(decision_msg(1, 0, x, "Ann", "fr", group=groups.index("Rotation"), info=MAD.info))
     assert "122 exil→c5 · 212 c5→c1 · 221 c1→exil" in rot
-    offer = labels(decision_msg(1, 0, x, "Ann", "fr", group=groups.index("Départage…")))
+    offer = labels(
+        decision_msg(1, 0, x, "Ann", "fr", group=groups.index("Départage…"), info=MAD.info)
+    )
     assert offer == ["Proposer le départage (semi-victoire des bleus)", "Retour"]
 
 
@@ -193,11 +201,14 @@ def test_arena_direction_buttons_read_like_a_hex_compass() -> None:
     state = arrange([(0, 0), (3, -3)])
     play(state, 0, "dechainee")
     [x] = ARENA.pending(state)
-    msg = decision_msg(1, 0, x, "Ann", "fr")
+    msg = decision_msg(1, 0, x, "Ann", "fr", info=ARENA.info)
     rows = [[b.label for b in row] for row in buttons(msg)]
     assert rows == [["↖ NO C3", "↗ NE C4"], ["← O D3", "→ E D5"], ["↙ SO E3", "↘ SE E4"]], rows
     assert "➡️" not in msg.content  # the hex is named once, on the label
-    en = [[b.label for b in row] for row in buttons(decision_msg(1, 0, x, "Ann", "en"))]
+    en = [
+        [b.label for b in row]
+        for row in buttons(decision_msg(1, 0, x, "Ann", "en", info=ARENA.info))
+    ]
     assert en[0] == ["↖ NW C3", "↗ NE C4"] and en[1] == ["← W D3", "→ E D5"]
     assert msg.content.startswith("**Ann** en D4 : encore 4 cases, une attaque possible.")
 
@@ -206,7 +217,10 @@ def test_arena_a_blocked_direction_leaves_the_others_in_compass_order() -> None:
     state = arrange([(0, 0), (1, 0), (3, -3)])  # Bob east of Ann
     play(state, 0, "defensive")
     [x] = ARENA.pending(state)
-    rows = [[b.label for b in row] for row in buttons(decision_msg(1, 0, x, "Ann", "fr"))]
+    rows = [
+        [b.label for b in row]
+        for row in buttons(decision_msg(1, 0, x, "Ann", "fr", info=ARENA.info))
+    ]
     arrows = [[lab.split()[0] for lab in row] for row in rows]
     # Directions first (E is taken by Bob), then the attack on its own row.
     assert arrows[0] == ["↖", "↗"] and arrows[1] == ["←"] and arrows[2] == ["↙", "↘"]
@@ -219,19 +233,19 @@ def test_arena_attack_names_the_target_both_dice_and_then_the_remaining_steps() 
     state = arrange([(0, 0), (1, 0), (3, -3)], f1={"posture": "agressive"})
     play(state, 0, "agressive")
     [x] = ARENA.pending(state)
-    msg = decision_msg(1, 0, x, "Ann", "fr")
+    msg = decision_msg(1, 0, x, "Ann", "fr", info=ARENA.info)
     attack = next(b for row in buttons(msg) for b in row if b.label.startswith("Attaquer"))
     atk, dfn = x.option("atk1").stats["atk"], x.option("atk1").stats["def"]  # type: ignore[union-attr]
     assert attack.label.startswith(f"Attaquer Bob en D5 · 🗡️{atk} · 🛡️{dfn} · 💥")
     assert attack.style == "danger"
     legend = "🗡️ dés d'attaque · 🛡️ dés de défense · 💥 dégâts si touché · ❤️ PV"
     assert legend in msg.content
-    en = decision_msg(1, 0, x, "Ann", "en")
+    en = decision_msg(1, 0, x, "Ann", "en", info=ARENA.info)
     assert any(b.label.startswith("Attack Bob on D5 · 🗡️") for row in buttons(en) for b in row)
     # After the attack: the remaining steps, said so.
     play(state, 0, "atk1", dice=[6, 6, 6, 1])
     [after] = ARENA.pending(state)
-    content = decision_msg(1, 0, after, "Ann", "fr").content
+    content = decision_msg(1, 0, after, "Ann", "fr", info=ARENA.info).content
     assert "**Ann** en D4 : encore 3 cases, attaque faite." in content
     assert not any(o.id.startswith("atk") for o in after.options)
 
@@ -240,15 +254,15 @@ def test_arena_end_button_only_once_the_move_is_complete_and_last() -> None:
     state = arrange([(0, 0), (2, 0), (3, -3)])
     play(state, 0, "balancee", "e")
     [x] = ARENA.pending(state)
-    assert "Finir sans attaquer" not in labels(decision_msg(1, 0, x, "Ann", "fr"))
+    assert "Finir sans attaquer" not in labels(decision_msg(1, 0, x, "Ann", "fr", info=ARENA.info))
     play(state, 0, "ne")
     [x] = ARENA.pending(state)
-    msg = decision_msg(1, 0, x, "Ann", "fr")
+    msg = decision_msg(1, 0, x, "Ann", "fr", info=ARENA.info)
     rows = [[b.label for b in row] for row in buttons(msg)]
     assert rows[-1] == ["Finir sans attaquer"]
     assert rows[-2][0].startswith("Attaquer Bob")
     assert "déplacement terminé, une attaque possible" in msg.content
-    en = decision_msg(1, 0, x, "Ann", "en")
+    en = decision_msg(1, 0, x, "Ann", "en", info=ARENA.info)
     assert "move complete, one attack available" in en.content
     assert [b.label for b in buttons(en)[-1]] == ["End without attacking"]
 
@@ -259,8 +273,8 @@ def test_every_label_fits_and_french_prompts_hold_no_english() -> None:
     play(state, 0, "agressive")
     [fight] = ARENA.pending(state)
     groups = range(len({o.group.fr for o in x.options if o.group}))
-    msgs = [decision_msg(1, 0, x, "Ann", "fr", group=g) for g in [None, *groups]]
-    msgs.append(decision_msg(1, 0, fight, "Ann", "fr"))
+    msgs = [decision_msg(1, 0, x, "Ann", "fr", group=g, info=MAD.info) for g in [None, *groups]]
+    msgs.append(decision_msg(1, 0, fight, "Ann", "fr", info=ARENA.info))
     for m in msgs:
         for lab in labels(m):
             assert len(lab) <= 80
@@ -271,14 +285,14 @@ def test_mad_tie_break_answer_names_who_answers_and_who_wins() -> None:
     st = mad_state("6x4", "R111@a1 R112@b5 R221@c1 R212@c5 B111@d6 B121@c6 B222@a6")
     mad_play(st, "draw")
     [x] = MAD.pending(st)
-    fr = decision_msg(1, 0, x, "Bob", "fr")
+    fr = decision_msg(1, 0, x, "Bob", "fr", info=MAD.info)
     assert fr.content.startswith("**Bleu** — Rouge propose d'arrêter la partie (départage)")
     assert "semi-victoire des bleus" in fr.content
     assert [(b.label, b.style) for row in buttons(fr) for b in row] == [
         ("Accepter", "success"),
         ("Refuser", "danger"),
     ]
-    en = decision_msg(1, 0, x, "Bob", "en")
+    en = decision_msg(1, 0, x, "Bob", "en", info=MAD.info)
     assert (
         en.content.startswith("**Blue** — Red proposes") and "half victory for blue" in en.content
     )

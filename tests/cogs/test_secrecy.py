@@ -37,6 +37,7 @@ import pytest
 
 from bot.app import ArenaBot
 from bot.engine import Decision, Match, Option
+from bot.engine.registry import get_game
 from bot.games.mad_arena.combat import is_dragon
 from bot.games.mad_arena.labels import card_label, card_stats
 from bot.games.mad_arena.labels import stats_text as card_values
@@ -50,6 +51,7 @@ from bot.i18n import t
 from tests.cogs.driver import Driver
 from tests.harness.fake_discord import Call
 
+MAD_ARENA = get_game("mad-arena").info
 TOKEN = "SECRET-TOKEN.Zm9vYmFy.arena-master-never-logs-me"
 CALLBACK = "/interactions/{webhook_id}/{webhook_token}/callback"
 PUBLIC_ARG = re.compile(r"[0-9]{1,9}")
@@ -122,7 +124,11 @@ def value_strings(state: MAState, cid: str) -> set[str]:
         text = card_values(stats)
         out |= {text.fr, text.en}
         opt = Option(id=cid, label=card_label(state, cid), stats=stats)
-        out |= {option_values(opt, lang, compact=c) for lang in ("fr", "en") for c in (True, False)}
+        out |= {
+            option_values(opt, lang, compact=c, info=MAD_ARENA)
+            for lang in ("fr", "en")
+            for c in (True, False)
+        }
     return out
 
 
@@ -310,7 +316,7 @@ class SecrecyChecker:
                     raise Leak(f"private event {line!r} logged by {record.name}")
 
     def check_public_view(self, match: Match, terms: list[tuple[str, re.Pattern[str]]]) -> None:
-        view = json.dumps(match.view(None), ensure_ascii=False)
+        view = json.dumps(match.view(None).model_dump(mode="json"), ensure_ascii=False)
         for cid in secret_cards(match.state):
             if f'"{cid}"' in view:
                 raise Leak(f"{cid} in view(state, None)")
@@ -376,7 +382,7 @@ async def sd(
 
 async def open_match(d: SecretDriver, users: list[dict[str, Any]], mode: str) -> int:
     host = users[0]
-    await d.slash(host, "start", game="mad-arena", mode=mode)
+    await d.slash(host, "start", game="mad-arena", mode=f"mad-arena:{mode}")
     lobby = d.lobby()
     for u in users[1:]:
         await d.press(u, d.fake.message(lobby.id), d.word("lobby.join"))
@@ -493,8 +499,9 @@ async def test_planted_log_custom_id_and_image_leaks_are_caught(sd: SecretDriver
             checker.check_calls(terms)
     # An image drawn from the owner's view with the hidden card face up in play.
     own = match.game.view(state, fighter.seat)
-    mine = next(x for x in own["fighters"] if x["id"] == fighter.id)
-    mine["in_play"] = mine["hand"][0]
+    mine = next(x for x in own.fighters if x.id == fighter.id)
+    assert mine.hand
+    mine.in_play = mine.hand[0]
     private_png = match.game.render(own, "en")
     sd.fake.calls.append(
         Call(
