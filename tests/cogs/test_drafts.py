@@ -259,3 +259,57 @@ async def test_a_step_answered_elsewhere_or_another_copy_of_the_prompt(driver: D
     text = d.reply_text(fi)
     assert "Your answer in progress no longer applies" in text
     assert "Order your banners" in text, "the fresh prompt of what is awaited now"
+
+
+def test_draft_prompts_fit_discord_for_every_shape() -> None:
+    """5 rows, a select alone in its row, 5 buttons a row, unique custom ids of 100 chars."""
+    from bot.engine import Decision, Option, Text
+    from bot.engine.decisions import Allocation, Many, Order, Quantity, Total
+    from bot.engine.drafts import Draft
+    from bot.gm.msg import Select
+    from bot.gm.prompts import DraftRef, draft_msg
+
+    def options(n: int) -> list[Option]:
+        return [
+            Option(id=f"o{i}", label=Text(fr=f"Option {i}", en=f"Option {i}")) for i in range(n)
+        ]
+
+    def quantities(n: int, top: int) -> list[Quantity]:
+        return [Quantity(id=f"q{i}", label=Text(fr=f"Q{i}", en=f"Q{i}"), max=top) for i in range(n)]
+
+    asks = [
+        (Many(min=1), options(20)),
+        (Many(max=3), options(100)),
+        (Order(), options(7)),
+        (Order(), options(60)),
+        (Allocation(quantities=quantities(4, 100), totals=[Total(max=50)]), []),
+        (Allocation(quantities=quantities(4, 3)), []),
+        (Allocation(quantities=quantities(9, 1000)), []),
+    ]
+    for ask, opts in asks:
+        d = Decision(
+            key="k:" + "x" * 80,
+            seat=0,
+            kind="k",
+            prompt=Text(fr="P", en="P"),
+            options=opts,
+            ask=ask,
+        )
+        draft = Draft(key=d.key, seat=0)
+        if opts:
+            draft = draft.toggle(d, opts[-1].id)
+        ref = DraftRef(did="abcdef", rev=123_456)
+        for lang in ("fr", "en"):
+            msg = draft_msg(2**63 - 1, 999_999_999, d, draft, ref, "Ann", lang, focus=8)
+            assert 1 <= len(msg.rows) <= 5, (ask, len(msg.rows))
+            ids = []
+            for row in msg.rows:
+                items = [row] if isinstance(row, Select) else row
+                assert 1 <= len(items) <= 5
+                for item in items:
+                    ids.append(item.custom_id)
+                    assert len(item.custom_id) <= 100
+                if isinstance(row, Select):
+                    assert 1 <= len(row.options) <= 25
+            assert len(ids) == len(set(ids)), ids
+            assert len(msg.content or "") <= 2000
