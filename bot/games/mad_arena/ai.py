@@ -1,21 +1,34 @@
 """The Mad Arena AI: expected-damage planning over what the seat's view shows.
 
 It only reads ``view(state, seat)`` (its own hand and pick, public cards in
-play, HP, zones), never another seat's secret pick. It prefers killing blows
-(trophies), keeps team mates out of zone attacks, and saves its secret move for
-a good moment unless the game is ending. Deterministic given ``rnd``.
+play, HP, zones), never another seat's secret pick, and answers with the typed
+arguments of an offered option (never by building or parsing an id). It prefers
+killing blows (trophies), keeps team mates out of zone attacks, and saves its
+secret move for a good moment unless the game is ending. Deterministic given ``rnd``.
 """
 
 from __future__ import annotations
 
 import random
 from functools import lru_cache
-from typing import Any
 
-from bot.engine.decisions import Decision
+from bot.engine.decisions import Args, Decision, Option
 from bot.games.mad_arena.arena import adjacent, legal_steps
-
-LAST = 12
+from bot.games.mad_arena.args import (
+    End,
+    ForFighter,
+    Free,
+    Kick,
+    Melee,
+    Move,
+    Ranged,
+    SplitDice,
+    StrikeTarget,
+    Throw,
+    ZoneAttack,
+)
+from bot.games.mad_arena.secret_moves import finishing_bonus, landing_dice
+from bot.games.mad_arena.view import CardView, FighterView, MAView
 
 
 def p_hit(defence: int, modifier: int = 0) -> float:
@@ -39,45 +52,41 @@ def p_sum_at_least(k: int, s: int) -> float:
 class Ctx:
     """Read-only helpers over one seat's view."""
 
-    def __init__(self, view: dict[str, Any], me_id: str) -> None:
+    def __init__(self, view: MAView, me_id: str) -> None:
         self.v = view
-        self.n = len(view["zones"])
-        self.centre = view["centre"]
-        self.by_id = {f["id"]: f for f in view["fighters"]}
+        self.n = len(view.zones)
+        self.centre = view.centre
+        self.by_id = {f.id: f for f in view.fighters}
         self.me = self.by_id[me_id]
 
-    def alive(self) -> list[dict[str, Any]]:
-        return [f for f in self.v["fighters"] if f["alive"]]
+    def alive(self) -> list[FighterView]:
+        return [f for f in self.v.fighters if f.alive]
 
-    def enemies(self) -> list[dict[str, Any]]:
-        return [
-            f for f in self.alive() if f["id"] != self.me["id"] and f["team"] != self.me["team"]
-        ]
+    def enemies(self) -> list[FighterView]:
+        return [f for f in self.alive() if f.id != self.me.id and f.team != self.me.team]
 
-    def allies(self) -> list[dict[str, Any]]:
-        return [
-            f for f in self.alive() if f["id"] != self.me["id"] and f["team"] == self.me["team"]
-        ]
+    def allies(self) -> list[FighterView]:
+        return [f for f in self.alive() if f.id != self.me.id and f.team == self.me.team]
 
-    def at(self, zone: int) -> list[dict[str, Any]]:
-        return [f for f in self.alive() if f["zone"] == zone and f["id"] != self.me["id"]]
+    def at(self, zone: int) -> list[FighterView]:
+        return [f for f in self.alive() if f.zone == zone and f.id != self.me.id]
 
-    def is_enemy(self, f: dict[str, Any]) -> bool:
-        return f["team"] != self.me["team"]
+    def is_enemy(self, f: FighterView) -> bool:
+        return f.team != self.me.team
 
     def late(self) -> bool:
-        return int(self.v["round"]) >= LAST - 2
+        return self.v.round >= self.v.last_round - 2
 
 
-def attack_value(t: dict[str, Any], dice: int, modifier: int = 0) -> float:
+def attack_value(t: FighterView, dice: int, modifier: int = 0) -> float:
     """Expected HP removed, with a bonus for a likely kill (a trophy) and for weak targets."""
     if dice <= 0:
         return 0.0
-    e = dice * p_hit(int(t["defence"]), modifier)
-    hp = int(t["hp"])
+    e = dice * p_hit(t.defence, modifier)
+    hp = t.hp
     v = min(e, hp) * (1 + 1 / max(1, hp))
     if e >= hp - 0.25:
-        v += 1.5 + int(t["size"]) / 5
+        v += 1.5 + t.size / 5
     return v
 
 
@@ -86,10 +95,10 @@ def zone_value(c: Ctx, zone: int, dice: int, kind: str | None) -> float:
     total = 0.0
     here = c.at(zone)
     if kind == "strike":
-        order = sorted(here, key=lambda f: (not c.is_enemy(f), -int(f["defence"])))
+        order = sorted(here, key=lambda f: (not c.is_enemy(f), -f.defence))
         left = float(dice)
         for f in order:
-            p = p_hit(int(f["defence"]))
+            p = p_hit(f.defence)
             e = left * p
             val = (
                 attack_value(f, max(1, round(left)), 0) * (e / max(0.01, left * p))
@@ -105,41 +114,46 @@ def zone_value(c: Ctx, zone: int, dice: int, kind: str | None) -> float:
     return total
 
 
+def strike_order(c: Ctx, fighters: list[FighterView]) -> list[FighterView]:
+    """Baobab's strike order: adversaries first, the hardest to wound first, then the weakest."""
+    return sorted(fighters, key=lambda f: (not c.is_enemy(f), -f.defence, f.hp))
+
+
 def fighter_attack(
     c: Ctx, zone: int, kind: str, dice: int, secret: str | None
-) -> tuple[float, str | None]:
-    """Best single-target attack from ``zone``: (value, option id)."""
-    best: tuple[float, str | None] = (0.0, None)
+) -> tuple[float, Args | None]:
+    """Best single-target attack from ``zone``: (value, the attack)."""
+    best: tuple[float, Args | None] = (0.0, None)
     if dice <= 0:
         return best
     for t in c.enemies():
-        if kind == "melee" and t["zone"] != zone:
+        if kind == "melee" and t.zone != zone:
             continue
-        if kind == "ranged" and t["zone"] not in adjacent(zone, c.n):
+        if kind == "ranged" and t.zone not in adjacent(zone, c.n):
             continue
         if secret == "net":
-            p = p_sum_at_least(dice, int(t["size"]))
-            val = p * (1.2 + (2 if int(t["hp"]) <= 1 else 0)) + 0.3
+            p = p_sum_at_least(dice, t.size)
+            val = p * (1.2 + (2 if t.hp <= 1 else 0)) + 0.3
         elif secret == "finishing":
-            mod = 1 if int(t["hp"]) <= 5 else -1
+            mod = finishing_bonus(t.hp)
             val = attack_value(t, dice, mod) + (
-                1.0 if mod > 0 and dice * p_hit(int(t["defence"]), 1) >= int(t["hp"]) - 0.3 else 0
+                1.0 if mod > 0 and dice * p_hit(t.defence, 1) >= t.hp - 0.3 else 0
             )
         else:
             val = attack_value(t, dice)
         if val > best[0]:
-            best = (val, f"{kind}-{t['id']}")
+            best = (val, Melee(target=t.id) if kind == "melee" else Ranged(target=t.id))
     return best
 
 
-def ranged_best(c: Ctx, zone: int, dice: int, secret: str | None) -> tuple[float, str | None]:
+def ranged_best(c: Ctx, zone: int, dice: int, secret: str | None) -> tuple[float, Args | None]:
     if secret in ("powder-keg", "strike"):
-        best: tuple[float, str | None] = (0.0, None)
+        best: tuple[float, Args | None] = (0.0, None)
         for z in adjacent(zone, c.n):
             if c.at(z):
                 val = zone_value(c, z, dice, secret)
                 if val > best[0]:
-                    best = (val, f"zone-z{z}")
+                    best = (val, ZoneAttack(zone=z))
         return best
     return fighter_attack(c, zone, "ranged", dice, secret)
 
@@ -147,10 +161,10 @@ def ranged_best(c: Ctx, zone: int, dice: int, secret: str | None) -> tuple[float
 def position_value(c: Ctx, zone: int) -> float:
     v = 0.0
     if zone == c.centre and c.late():
-        v += 1.5 if int(c.v["round"]) < LAST else 3.0
-    hp = int(c.me["hp"])
-    threat = sum(1 for e in c.enemies() if e["zone"] == zone or e["zone"] in adjacent(zone, c.n))
-    v -= threat * 0.15 * (1 + (int(c.me["max_hp"]) - hp) / max(1, int(c.me["max_hp"])))
+        v += 1.5 if c.v.round < c.v.last_round else 3.0
+    hp = c.me.hp
+    threat = sum(1 for e in c.enemies() if e.zone == zone or e.zone in adjacent(zone, c.n))
+    v -= threat * 0.15 * (1 + (c.me.max_hp - hp) / max(1, c.me.max_hp))
     return v
 
 
@@ -177,32 +191,33 @@ def best_plan(
     secret: str | None,
     netted: bool,
     round_start: int | None = None,
-) -> tuple[float, str]:
-    """The best sequence of moves and attacks; returns (value, first option id)."""
+) -> tuple[float, Args]:
+    """The best sequence of moves and attacks; returns (value, its first step)."""
     best_val = -1e9
-    best_first = "end"
+    best_first: Args = End()
     route_list = [[zone]] if netted else paths(c, zone, start, total, left, round_start)
     for route in route_list:
-        m_best = (0.0, None, 0)
-        r_best = (0.0, None, 0)
+        m_best: tuple[float, Args | None, int] = (0.0, None, 0)
+        r_best: tuple[float, Args | None, int] = (0.0, None, 0)
         for i, z in enumerate(route):
             mv, mid = fighter_attack(c, z, "melee", melee, secret)
-            if mid and mv > m_best[0]:
+            if mid is not None and mv > m_best[0]:
                 m_best = (mv, mid, i)
             rv, rid = ranged_best(c, z, ranged, secret)
-            if rid and rv > r_best[0]:
+            if rid is not None and rv > r_best[0]:
                 r_best = (rv, rid, i)
         val = m_best[0] + r_best[0] + position_value(c, route[-1])
-        if m_best[1] and m_best[2] == 0:
+        first: Args
+        if m_best[1] is not None and m_best[2] == 0:
             first = m_best[1]
-        elif r_best[1] and r_best[2] == 0:
+        elif r_best[1] is not None and r_best[2] == 0:
             first = r_best[1]
         elif netted and left > 0:
-            first = "free"
+            first = Free()
         elif len(route) > 1:
-            first = f"move-z{route[1]}"
+            first = Move(zone=route[1])
         else:
-            first = "end"
+            first = End()
         if val > best_val:
             best_val, best_first = val, first
     return best_val, best_first
@@ -219,116 +234,128 @@ def secret_ok(c: Ctx, secret: str | None, value: float) -> float:
     return value * 0.7
 
 
-def pick_card(c: Ctx, rnd: random.Random) -> str:
-    zone = int(c.me["zone"])
-    netted = bool(c.me["netted"])
-    best: tuple[float, str] = (-1e9, c.me["hand"][0]["id"])
-    for card in c.me["hand"]:
-        s = card["stats"]
-        mal = 1 if netted else 0
-        move = max(0, int(s["move"]) - mal)
-        melee = max(0, int(s["melee"]) - mal)
-        ranged = max(0, int(s["ranged"]) - mal)
-        val, _ = best_plan(c, zone, zone, move, move, melee, ranged, card["secret"], netted)
-        val = secret_ok(c, card["secret"], val)
-        hp_frac = int(c.me["hp"]) / max(1, int(c.me["max_hp"]))
-        val += (int(s["defence"]) - 4) * (0.6 - 0.4 * hp_frac)
-        val += int(s["initiative"]) * 0.08
+def pick_card(c: Ctx, hand: list[CardView], rnd: random.Random) -> str:
+    """The card whose best plan is worth most this round (the net's -1 is in ``*_now``)."""
+    zone = c.me.zone
+    netted = c.me.netted
+    best: tuple[float, str] = (-1e9, hand[0].id)
+    for card in hand:
+        move = card.move_now
+        val, _ = best_plan(
+            c, zone, zone, move, move, card.melee_now, card.ranged_now, card.secret, netted
+        )
+        val = secret_ok(c, card.secret, val)
+        hp_frac = c.me.hp / max(1, c.me.max_hp)
+        val += (int(card.stats["defence"]) - 4) * (0.6 - 0.4 * hp_frac)
+        val += int(card.stats["initiative"]) * 0.08
         val += rnd.random() * 0.2
         if val > best[0]:
-            best = (val, card["id"])
+            best = (val, card.id)
     return best[1]
 
 
-def dragon_choice(c: Ctx, ids: set[str]) -> str:
-    best = (0.05, "end")
-    card = c.me["in_play"]["stats"] if c.me["in_play"] else {"melee": 4, "ranged": 5}
-    mal = 1 if c.me["netted"] else 0
-    melee = max(0, int(card["melee"]) - mal)
-    ranged = max(0, int(card["ranged"]) - mal)
-    for oid in ids:
-        if oid.startswith("melee-"):
-            val = attack_value(c.by_id[oid[6:]], melee)
-        elif oid.startswith("zone-z"):
-            z = int(oid[6:])
-            val = max((attack_value(t, ranged) for t in c.at(z) if c.is_enemy(t)), default=0.0)
-        elif oid.startswith("kick-"):
-            t = c.by_id[oid[5:]]
-            p = p_sum_at_least(melee, int(t["size"]))
-            land = max(
-                (
-                    zone_value(c, z, 1 + (int(t["size"]) > 8) + (int(t["size"]) > 12), None)
-                    for z in range(c.n)
-                ),
-                default=0.0,
-            )
-            val = attack_value(t, melee) + p * (land + 1) + (2.0 if c.late() else -0.8)
-        else:
-            continue
+def dragon_choice(c: Ctx, options: list[Option], melee: int, ranged: int) -> Args:
+    """The dragon's one attack: melee, fire at a zone, or the kick (kept for the end)."""
+    best: tuple[float, Args] = (0.05, End())
+    for opt in options:
+        match opt.args:
+            case Melee(target=tid):
+                val = attack_value(c.by_id[tid], melee)
+            case ZoneAttack(zone=z):
+                val = max((attack_value(t, ranged) for t in c.at(z) if c.is_enemy(t)), default=0.0)
+            case Kick(target=tid):
+                t = c.by_id[tid]
+                p = p_sum_at_least(melee, t.size)
+                land = max(
+                    (zone_value(c, z, landing_dice(t.size), None) for z in range(c.n)),
+                    default=0.0,
+                )
+                val = attack_value(t, melee) + p * (land + 1) + (2.0 if c.late() else -0.8)
+            case _:
+                continue
         if val > best[0]:
-            best = (val, oid)
+            best = (val, opt.args)
     return best[1]
 
 
-def choose(view: dict[str, Any], decision: Decision, rnd: random.Random) -> str:
-    ids = [o.id for o in decision.options]
-    parts = decision.key.split(":")
-    me_id = parts[2] if parts[1] == "pick" else parts[1]
-    c = Ctx(view, me_id)
-    choice = _choose(c, decision.kind, set(ids), rnd)
-    return choice if choice in ids else rnd.choice(ids)
+def choose(view: MAView, decision: Decision, rnd: random.Random) -> str:
+    """An offered option id for ``decision``, chosen from ``view`` (its seat's view)."""
+    about = decision.args
+    assert isinstance(about, ForFighter), decision.key
+    c = Ctx(view, about.fighter)
+    wanted = _choose(c, decision, rnd)
+    if isinstance(wanted, str):
+        return wanted
+    for opt in decision.options:
+        if opt.args == wanted:
+            return opt.id
+    return rnd.choice([o.id for o in decision.options])
 
 
-def _choose(c: Ctx, kind: str, ids: set[str], rnd: random.Random) -> str:
+def _choose(c: Ctx, decision: Decision, rnd: random.Random) -> Args | str:
+    """The wanted answer: typed arguments of an option (or a card id for a pick)."""
+    kind = decision.kind
+    options = decision.options
     if kind == "pick":
-        return pick_card(c, rnd)
+        assert c.me.hand is not None
+        return pick_card(c, c.me.hand, rnd)
+    a = c.v.action
+    assert a is not None
     if kind == "strike-order":
-        cands = [c.by_id[i[6:]] for i in sorted(ids)]
-        cands.sort(key=lambda f: (not c.is_enemy(f), -int(f["defence"]), int(f["hp"])))
-        return f"order-{cands[0]['id']}"
+        cands = sorted(
+            (c.by_id[o.args.target] for o in options if isinstance(o.args, StrikeTarget)),
+            key=lambda f: f.id,
+        )
+        return StrikeTarget(target=strike_order(c, cands)[0].id)
     if kind == "dragon-split":
-        a = c.v["action"]
-        zone = a["sub_zone"]
-        targets = [f for f in c.at(zone) if c.is_enemy(f) and f["id"] not in a["split"]]
-        current = targets[0]
-        left = max(int(i[5:]) for i in ids)
-        best = max(targets, key=lambda f: (attack_value(f, left), f["id"]))
-        need = 0
-        p = p_hit(int(current["defence"]))
-        while need < left and need * p < int(current["hp"]):
-            need += 1
-        if best["id"] == current["id"]:
-            return f"dice-{left}"
-        return f"dice-{min(left, need) if attack_value(current, need) > attack_value(best, left) else 0}"
+        dice = [o.args.dice for o in options if isinstance(o.args, SplitDice)]
+        targets = [f for f in c.at(a.sub_zone or 0) if c.is_enemy(f) and f.id not in a.split]
+        return SplitDice(dice=split_dice(targets[0], targets, max(dice)))
     if kind == "kick-throw":
-        a = c.v["action"]
-        size = int(c.by_id[a["kicked"]]["size"])
-        n = 1 + (size > 8) + (size > 12)
-        best_z = max(sorted(ids), key=lambda i: zone_value(c, int(i[7:]), n, None))
-        return best_z
-    if c.me["dragon"]:
-        return dragon_choice(c, ids)
-    a = c.v["action"]
-    card = c.me["in_play"]
-    s = card["stats"]
-    mal = 1 if c.me["netted"] else 0
-    melee = 0 if a["melee_done"] else max(0, int(s["melee"]) - mal)
-    ranged = 0 if a["ranged_done"] else max(0, int(s["ranged"]) - mal)
+        assert a.kicked is not None
+        n = landing_dice(c.by_id[a.kicked].size)
+        throws = sorted((o for o in options if isinstance(o.args, Throw)), key=lambda o: o.id)
+        best = max(throws, key=lambda o: zone_value(c, _zone(o.args), n, None))
+        return best.id
+    melee = 0 if a.melee_done else a.melee_dice
+    ranged = 0 if a.ranged_done else a.ranged_dice
+    if c.me.dragon:
+        return dragon_choice(c, options, melee, ranged)
+    card = c.me.in_play
+    assert card is not None
     _, first = best_plan(
         c,
-        int(c.me["zone"]),
-        int(a["start_zone"]),
-        int(a["moves_total"]),
-        int(a["moves_left"]),
+        c.me.zone,
+        a.start_zone,
+        a.moves_total,
+        a.moves_left,
         melee,
         ranged,
-        card["secret"],
-        bool(c.me["netted"]) and int(a["moves_left"]) > 0,
-        a.get("round_zone"),
+        card.secret,
+        c.me.netted and a.moves_left > 0,
+        a.round_zone,
     )
-    if first in ids:
+    offered = {o.args for o in options}
+    if first in offered:
         return first
-    if "end" in ids:
-        return "end"
-    moves = sorted(i for i in ids if i.startswith("move-") or i == "free")
-    return rnd.choice(moves or sorted(ids))
+    if End() in offered:
+        return End()
+    moves = sorted(o.id for o in options if isinstance(o.args, Move | Free))
+    return rnd.choice(moves or sorted(o.id for o in options))
+
+
+def split_dice(current: FighterView, targets: list[FighterView], left: int) -> int:
+    """Dice of the dragon's fire for ``current``: all on the best target, else just enough."""
+    best = max(targets, key=lambda f: (attack_value(f, left), f.id))
+    need = 0
+    p = p_hit(current.defence)
+    while need < left and need * p < current.hp:
+        need += 1
+    if best.id == current.id:
+        return left
+    return min(left, need) if attack_value(current, need) > attack_value(best, left) else 0
+
+
+def _zone(args: Args | None) -> int:
+    assert isinstance(args, Throw)
+    return args.zone

@@ -39,11 +39,16 @@ def gong_colour(state: MAState) -> str:
     return state.dragon_first if state.round % 2 == 1 else other
 
 
+def gong_initiative(state: MAState) -> int:
+    """The dragon's initiative this round (Règles spéciales du dragon): 3 on blue, 4 on red."""
+    return 3 if gong_colour(state) == "blue" else 4
+
+
 def initiative(state: MAState, fid: str) -> int:
     """Initiative of the card chosen this round (§2.3); the dragon's follows the gong (3 blue, 4 red)."""
     f = state.f(fid)
     if is_dragon(state, fid):
-        base = 3 if gong_colour(state) == "blue" else 4
+        base = gong_initiative(state)
     else:
         cid = f.pick if f.pick is not None else f.in_play
         assert cid is not None

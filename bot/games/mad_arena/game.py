@@ -5,20 +5,35 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from bot.engine.decisions import Choice, Decision
+from bot.engine.decisions import Answer, Decision
 from bot.engine.events import AnyEvent
 from bot.engine.game import Ctx, Game, GameInfo, ModeInfo, OptionSpec, Outcome, SeatSpec
 from bot.engine.text import Text
+from bot.engine.vocabulary import StatInfo
 from bot.games.mad_arena import rules
 from bot.games.mad_arena.ai import choose
 from bot.games.mad_arena.modes import BROTHERS, PLAYER_COUNTS, TEAM, ULTIMATE
 from bot.games.mad_arena.state import MAState
-from bot.games.mad_arena.view import build_view
+from bot.games.mad_arena.view import MAView, build_view
 
 CHECKPOINT_EVENTS = {"countdown", "reveal", "action-end", "game-over"}
 
+STATS = [
+    StatInfo(key="initiative", symbol="⚡", names=Text(fr="initiative", en="initiative")),
+    StatInfo(key="move", symbol="👣", names=Text(fr="déplacement", en="move")),
+    StatInfo(key="melee", symbol="⚔️", names=Text(fr="mêlée", en="melee")),
+    StatInfo(key="ranged", symbol="🏹", names=Text(fr="distance", en="ranged")),
+    StatInfo(key="defence", symbol="🛡️", names=Text(fr="défense", en="defence")),
+    StatInfo(key="dice", symbol="🎲", names=Text(fr="dés", en="dice")),
+    StatInfo(key="hp", symbol="❤️", names=Text(fr="PV", en="HP")),
+]
+"""The stats Mad Arena's buttons show: a card's values, an attack's dice and its target."""
 
-class MadArena(Game[MAState, Any]):
+STAT_VALUES = {"gong": Text(fr="gong", en="gong")}
+"""The dragon's card has no printed initiative: the gong gives it."""
+
+
+class MadArena(Game[MAState, MAView]):
     info = GameInfo(
         id="mad-arena",
         names=Text(fr="Mad Arena", en="Mad Arena"),
@@ -107,6 +122,8 @@ class MadArena(Game[MAState, Any]):
                 "values are written by this project, not the publisher's (option 'cards' loads yours)."
             ),
         ),
+        stats=STATS,
+        stat_values=STAT_VALUES,
     )
 
     def setup(self, seats: list[SeatSpec], mode: str, options: dict[str, Any], ctx: Ctx) -> MAState:
@@ -115,10 +132,10 @@ class MadArena(Game[MAState, Any]):
     def pending(self, state: MAState) -> list[Decision]:
         return rules.pending(state)
 
-    def apply(self, state: MAState, choice: Choice, ctx: Ctx) -> None:
-        rules.apply(state, choice, ctx)
+    def apply(self, state: MAState, answer: Answer, ctx: Ctx) -> None:
+        rules.apply(state, answer, ctx)
 
-    def view(self, state: MAState, seat: int | None) -> dict[str, Any]:
+    def view(self, state: MAState, seat: int | None) -> MAView:
         return build_view(state, seat)
 
     def outcome(self, state: MAState) -> Outcome | None:
@@ -147,7 +164,7 @@ class MadArena(Game[MAState, Any]):
         """An image after the countdown starts, each reveal and each fighter's action, not every step."""
         return any(e.visible_to is None and e.type in CHECKPOINT_EVENTS for e in events)
 
-    def render(self, view: dict[str, Any], lang: str = "en") -> bytes:
+    def render(self, view: MAView, lang: str = "en") -> bytes:
         from bot.games.mad_arena.render import render_arena
 
         return render_arena(view, lang)

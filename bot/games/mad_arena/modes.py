@@ -37,8 +37,8 @@ def deal(mode: str, seats: int, rng: FairRng) -> tuple[list[list[str]], list[lis
     groups = TEAM_SPIRIT_TEAMS if mode == TEAM else BROTHERS_PAIRS
     if seats == len(groups):
         # Each person runs one whole team / pair, drawn at random.
-        order = rng.shuffle([list(g) for g in groups])
-        return order, [list(g) for g in order]
+        drawn = rng.shuffle([list(g) for g in groups])
+        return drawn, [list(g) for g in drawn]
     if mode == BROTHERS and seats == 4:
         chosen = rng.shuffle([list(g) for g in groups])[:2]
     else:

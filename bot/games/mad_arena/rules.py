@@ -9,12 +9,27 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.engine.decisions import Choice, Decision, Option
+from bot.engine.decisions import Answer, Decision, Option
 from bot.engine.errors import IllegalDecision
 from bot.engine.game import Ctx, SeatSpec
 from bot.engine.text import Text
 from bot.games.mad_arena import secret_moves as sm
 from bot.games.mad_arena.arena import adjacent, legal_steps
+from bot.games.mad_arena.args import (
+    ActionArgs,
+    End,
+    ForFighter,
+    Free,
+    Kick,
+    Melee,
+    Move,
+    PlayCard,
+    Ranged,
+    SplitDice,
+    StrikeTarget,
+    Throw,
+    ZoneAttack,
+)
 from bot.games.mad_arena.cards import DRAGON, load_cards
 from bot.games.mad_arena.combat import (
     enemies,
@@ -267,7 +282,7 @@ def auto_end(state: MAState, ctx: Ctx) -> None:
     if state.phase != "action" or state.action is None or state.action.sub is not None:
         return
     opts = action_options(state)
-    if len(opts) == 1 and opts[0].id == "end":
+    if len(opts) == 1 and isinstance(opts[0].args, End):
         end_action(state, ctx)
 
 
@@ -302,12 +317,15 @@ def _target_stats(state: MAState, tid: str, dice: int) -> dict[str, int | str]:
 
 
 def _attack_fighter(
-    state: MAState, oid: str, tid: str, dice: int, fr: str, en: str, group: Text
+    state: MAState, args: Melee | Ranged | Kick, dice: int, fr: str, en: str, group: Text
 ) -> Option:
     """An attack button on one fighter: ``fr``/``en`` prefix the target's name."""
+    tid = args.target
+    kind = "melee" if isinstance(args, Melee) else "ranged" if isinstance(args, Ranged) else "kick"
     return Option(
-        id=f"{oid}-{tid}",
+        id=f"{kind}-{tid}",
         label=Text(fr=f"{fr} : {state.name(tid)}", en=f"{en}: {state.name(tid)}"),
+        args=args,
         group=group,
         stats=_target_stats(state, tid, dice),
         style="danger",
@@ -319,6 +337,7 @@ def _attack_zone(state: MAState, z: int, fr: str, en: str) -> Option:
     return Option(
         id=f"zone-z{z}",
         label=Text(fr=f"{fr} : {zone_short(state, z).fr}", en=f"{en}: {zone_short(state, z).en}"),
+        args=ZoneAttack(zone=z),
         group=RANGED,
         style="danger",
     )
@@ -338,6 +357,7 @@ def action_options(state: MAState) -> list[Option]:
                 label=Text(
                     fr=f"Viser ensuite {state.name(t.id)}", en=f"Aim next at {state.name(t.id)}"
                 ),
+                args=StrikeTarget(target=t.id),
                 stats=_target_stats(state, t.id, 0),
             )
             for t in in_zone(state, a.sub_zone or 0, exclude=fid)
@@ -352,6 +372,7 @@ def action_options(state: MAState) -> list[Option]:
                 label=Text(
                     fr=f"{k} dé(s) sur {state.name(tid)}", en=f"{k} dice at {state.name(tid)}"
                 ),
+                args=SplitDice(dice=k),
                 stats=_target_stats(state, tid, k),
             )
             for k in range(left + 1)
@@ -364,6 +385,7 @@ def action_options(state: MAState) -> list[Option]:
                     fr=f"Projeter vers {zone_short(state, z).fr}",
                     en=f"Throw to {zone_short(state, z).en}",
                 ),
+                args=Throw(zone=z),
                 detail=Text(
                     fr=f"{len(in_zone(state, z, exclude=a.kicked))} combattant(s) sur place",
                     en=f"{len(in_zone(state, z, exclude=a.kicked))} fighter(s) there",
@@ -380,6 +402,7 @@ def action_options(state: MAState) -> list[Option]:
                     label=Text(
                         fr="Se dépêtrer du filet (1 mouvement)", en="Get free of the net (1 move)"
                     ),
+                    args=Free(),
                     group=MOVE,
                     style="primary",
                 )
@@ -395,6 +418,7 @@ def action_options(state: MAState) -> list[Option]:
                             fr=f"Aller : {zone_short(state, z).fr}",
                             en=f"Go to {zone_short(state, z).en}",
                         ),
+                        args=Move(zone=z),
                         group=MOVE,
                         style="primary",
                     )
@@ -407,7 +431,9 @@ def action_options(state: MAState) -> list[Option]:
             d = melee_dice(state, fid)
             for t in enemies(state, fid):
                 if t.zone == state.centre and d > 0:
-                    opts.append(_attack_fighter(state, "melee", t.id, d, "Combat", "Melee", MELEE))
+                    opts.append(
+                        _attack_fighter(state, Melee(target=t.id), d, "Combat", "Melee", MELEE)
+                    )
             r = ranged_dice(state, fid)
             for z in range(n):
                 if r > 0 and any(t.zone == z for t in enemies(state, fid)):
@@ -418,8 +444,7 @@ def action_options(state: MAState) -> list[Option]:
                         opts.append(
                             _attack_fighter(
                                 state,
-                                "kick",
-                                t.id,
+                                Kick(target=t.id),
                                 d,
                                 "★ Coup de sandale (botte secrète)",
                                 "★ Sandal kick (secret move)",
@@ -434,7 +459,12 @@ def action_options(state: MAState) -> list[Option]:
                     if t.zone == f.zone:
                         opts.append(
                             _attack_fighter(
-                                state, "melee", t.id, d, f"Combat{star}", f"Melee{star}", MELEE
+                                state,
+                                Melee(target=t.id),
+                                d,
+                                f"Combat{star}",
+                                f"Melee{star}",
+                                MELEE,
                             )
                         )
         if not a.ranged_done:
@@ -449,13 +479,21 @@ def action_options(state: MAState) -> list[Option]:
                     if t.zone in near:
                         opts.append(
                             _attack_fighter(
-                                state, "ranged", t.id, r, f"Tir{star}", f"Ranged{star}", RANGED
+                                state,
+                                Ranged(target=t.id),
+                                r,
+                                f"Tir{star}",
+                                f"Ranged{star}",
+                                RANGED,
                             )
                         )
     if a.moves_left == 0:
         opts.append(
             Option(
-                id="end", label=Text(fr="Terminer l'action", en="End the action"), style="success"
+                id="end",
+                label=Text(fr="Terminer l'action", en="End the action"),
+                args=End(),
+                style="success",
             )
         )
     return opts
@@ -498,11 +536,13 @@ def pending(state: MAState) -> list[Decision]:
                         Option(
                             id=cid,
                             label=card_label(state, cid),
+                            args=PlayCard(card=cid),
                             stats=card_stats(state, cid, f.id),
                             detail=card_detail(state, cid, f.id),
                         )
                         for cid in f.hand
                     ],
+                    args=ForFighter(fighter=f.id),
                     timing="pick",
                     secret=True,
                     subject=name,
@@ -544,6 +584,7 @@ def pending(state: MAState) -> list[Decision]:
             kind=a.sub or "action",
             prompt=prompt,
             options=action_options(state),
+            args=ForFighter(fighter=f.id),
             timing="action",
             subject=name,
         )
@@ -551,19 +592,22 @@ def pending(state: MAState) -> list[Decision]:
 
 
 # --- apply ----------------------------------------------------------------------------------
-def apply(state: MAState, choice: Choice, ctx: Ctx) -> None:
+def apply(state: MAState, answer: Answer, ctx: Ctx) -> None:
+    """Apply an answer the engine checked against its pending decision."""
     if state.phase == "pick":
-        apply_pick(state, choice, ctx)
+        apply_pick(state, answer, ctx)
         return
     a = state.action
     if a is None:
         raise IllegalDecision(Text(fr="Rien n'est attendu.", en="Nothing is awaited."))
-    opt = choice.option
-    if opt == "end":
+    args = answer.args
+    if isinstance(args, End):
         end_action(state, ctx)
         advance(state, ctx)
         return
-    apply_action(state, a, opt, ctx)
+    if not isinstance(args, ActionArgs):
+        raise IllegalDecision(Text(fr="Choix inconnu.", en="Unknown choice."))
+    apply_action(state, a, args, ctx)
     a.step += 1
     if state.phase == "over":
         state.action = None
@@ -572,17 +616,21 @@ def apply(state: MAState, choice: Choice, ctx: Ctx) -> None:
     advance(state, ctx)
 
 
-def apply_pick(state: MAState, choice: Choice, ctx: Ctx) -> None:
+def apply_pick(state: MAState, answer: Answer, ctx: Ctx) -> None:
     """§2.2: the card leaves the hand face down; only its owner sees which it is."""
-    fid = choice.key.split(":")[2]
+    about = answer.decision.args
+    card = answer.args
+    if not isinstance(about, ForFighter) or not isinstance(card, PlayCard):
+        raise IllegalDecision(Text(fr="Choix inconnu.", en="Unknown choice."))
+    fid = about.fighter
     f = state.f(fid)
-    if choice.option not in f.hand:
+    if card.card not in f.hand:
         raise IllegalDecision(
             Text(fr="Cette carte n'est pas en main.", en="That card is not in hand.")
         )
-    f.hand.remove(choice.option)
-    f.pick = choice.option
-    label = card_label(state, choice.option)
+    f.hand.remove(card.card)
+    f.pick = card.card
+    label = card_label(state, card.card)
     ctx.emit(
         "pick",
         Text(
@@ -591,7 +639,7 @@ def apply_pick(state: MAState, choice: Choice, ctx: Ctx) -> None:
         ),
         visible_to=[f.seat],
         fighter=fid,
-        card=choice.option,
+        card=card.card,
     )
     ctx.emit(
         "picked",
@@ -605,113 +653,138 @@ def apply_pick(state: MAState, choice: Choice, ctx: Ctx) -> None:
         begin_countdown(state, ctx)
 
 
-def _zone_of(opt: str) -> int:
-    return int(opt.split("-z", 1)[1])
-
-
-def apply_action(state: MAState, a: Action, opt: str, ctx: Ctx) -> None:
+def apply_action(state: MAState, a: Action, args: ActionArgs, ctx: Ctx) -> None:
+    """One step of the acting fighter's action (§2.4 and the special rules)."""
     fid = a.fighter
     f = state.f(fid)
     last = state.last
     assert last is not None
-    if opt.startswith("move-z"):
-        z = _zone_of(opt)
-        f.zone = z
-        a.moves_left -= 1
-        a.path.append(z)
-        last.path.append(z)
-        ctx.emit(
-            "move",
-            Text(
-                fr=f"👣 {state.name(fid)} va vers {zone_text(state, z).fr}.",
-                en=f"👣 {state.name(fid)} moves to {zone_text(state, z).en}.",
-            ),
-            fighter=fid,
-            zone=z,
-        )
-    elif opt == "free":
-        state.net_on = None
-        a.moves_left -= 1
-        ctx.emit(
-            "free",
-            Text(
-                fr=f"🕸️ {state.name(fid)} se dépêtre du filet.",
-                en=f"🕸️ {state.name(fid)} gets free of the net.",
-            ),
-            fighter=fid,
-        )
-    elif opt.startswith("melee-"):
-        tid = opt[len("melee-") :]
-        attack_melee(state, ctx, fid, tid)
-        last.targets.append(tid)
-    elif opt.startswith("ranged-"):
-        tid = opt[len("ranged-") :]
-        attack_ranged(state, ctx, fid, tid)
-        last.targets.append(tid)
-    elif opt.startswith("zone-z"):
-        zone_attack(state, ctx, a, _zone_of(opt))
-    elif opt.startswith("kick-"):
-        tid = opt[len("kick-") :]
-        a.melee_done = a.ranged_done = True
-        f.kick_used = True
-        last.targets.append(tid)
-        ctx.emit(
-            "secret",
-            Text(
-                fr=f"★ {state.name(fid)} retourne sa carte : coup de sandale « Dégage de là ! » sur {state.name(tid)} !",
-                en=f"★ {state.name(fid)} flips its card: sandal kick “Get out of here!” on {state.name(tid)}!",
-            ),
-            fighter=fid,
-            secret="kick",
-        )
-        if sm.kick(state, ctx, fid, tid, melee_dice(state, fid)):
-            a.sub = "kick-throw"
-            a.kicked = tid
-        check_last_standing(state, ctx)
-    elif opt.startswith("order-"):
-        a.order.append(opt[len("order-") :])
-        rest = [t.id for t in in_zone(state, a.sub_zone or 0, exclude=fid) if t.id not in a.order]
-        if len(rest) <= 1:
-            a.order.extend(rest)
-            sm.strike(state, ctx, fid, list(a.order), ranged_dice(state, fid))
-            last.targets.extend(a.order)
-            a.sub = None
-            check_last_standing(state, ctx)
-    elif opt.startswith("dice-"):
-        targets = split_targets(state)
-        current = next(t for t in targets if t not in a.split)
-        a.split[current] = int(opt[len("dice-") :])
-        left = ranged_dice(state, fid) - sum(a.split.values())
-        rest = [t for t in targets if t not in a.split]
-        if len(rest) == 1 or left == 0:
-            for t in rest:
-                a.split[t] = left if t == rest[-1] else 0
-            split = {t: n for t, n in a.split.items() if n > 0}
-            sm.split_fire(state, ctx, fid, split)
-            last.targets.extend(split)
-            a.sub = None
-            a.split = {}
-            check_last_standing(state, ctx)
-    elif opt.startswith("throw-z"):
-        z = _zone_of(opt)
-        tid = a.kicked or ""
-        ctx.emit(
-            "thrown",
-            Text(
-                fr=f"🌀 {state.name(tid)} est projeté vers {zone_text(state, z).fr} !",
-                en=f"🌀 {state.name(tid)} is thrown to {zone_text(state, z).en}!",
-            ),
-            fighter=tid,
-            zone=z,
-        )
-        hit = sm.land(state, ctx, fid, tid, z)
-        last.zones.append(z)
-        last.targets.extend(hit)
+    match args:
+        case Move(zone=z):
+            f.zone = z
+            a.moves_left -= 1
+            a.path.append(z)
+            last.path.append(z)
+            ctx.emit(
+                "move",
+                Text(
+                    fr=f"👣 {state.name(fid)} va vers {zone_text(state, z).fr}.",
+                    en=f"👣 {state.name(fid)} moves to {zone_text(state, z).en}.",
+                ),
+                fighter=fid,
+                zone=z,
+            )
+        case Free():
+            state.net_on = None
+            a.moves_left -= 1
+            ctx.emit(
+                "free",
+                Text(
+                    fr=f"🕸️ {state.name(fid)} se dépêtre du filet.",
+                    en=f"🕸️ {state.name(fid)} gets free of the net.",
+                ),
+                fighter=fid,
+            )
+        case Melee(target=tid):
+            attack_melee(state, ctx, fid, tid)
+            last.targets.append(tid)
+        case Ranged(target=tid):
+            attack_ranged(state, ctx, fid, tid)
+            last.targets.append(tid)
+        case ZoneAttack(zone=z):
+            zone_attack(state, ctx, a, z)
+        case Kick(target=tid):
+            kick_attack(state, ctx, a, tid)
+        case StrikeTarget(target=tid):
+            strike_next(state, ctx, a, tid)
+        case SplitDice(dice=k):
+            split_next(state, ctx, a, k)
+        case Throw(zone=z):
+            throw(state, ctx, a, z)
+        case _:
+            raise IllegalDecision(Text(fr="Choix inconnu.", en="Unknown choice."))
+
+
+def kick_attack(state: MAState, ctx: Ctx, a: Action, tid: str) -> None:
+    """The dragon's kick: its one attack this round; a thrown survivor waits for a zone."""
+    fid = a.fighter
+    last = state.last
+    assert last is not None
+    a.melee_done = a.ranged_done = True
+    state.f(fid).kick_used = True
+    last.targets.append(tid)
+    ctx.emit(
+        "secret",
+        Text(
+            fr=f"★ {state.name(fid)} retourne sa carte : coup de sandale « Dégage de là ! » sur {state.name(tid)} !",
+            en=f"★ {state.name(fid)} flips its card: sandal kick “Get out of here!” on {state.name(tid)}!",
+        ),
+        fighter=fid,
+        secret="kick",
+    )
+    if sm.kick(state, ctx, fid, tid, melee_dice(state, fid)):
+        a.sub = "kick-throw"
+        a.kicked = tid
+    check_last_standing(state, ctx)
+
+
+def strike_next(state: MAState, ctx: Ctx, a: Action, tid: str) -> None:
+    """Baobab's strike: the next fighter in the order; the last one follows by itself."""
+    fid = a.fighter
+    last = state.last
+    assert last is not None
+    a.order.append(tid)
+    rest = [t.id for t in in_zone(state, a.sub_zone or 0, exclude=fid) if t.id not in a.order]
+    if len(rest) <= 1:
+        a.order.extend(rest)
+        sm.strike(state, ctx, fid, list(a.order), ranged_dice(state, fid))
+        last.targets.extend(a.order)
         a.sub = None
-        a.kicked = None
         check_last_standing(state, ctx)
-    else:
-        raise IllegalDecision(Text(fr="Choix inconnu.", en="Unknown choice."))
+
+
+def split_next(state: MAState, ctx: Ctx, a: Action, dice: int) -> None:
+    """The dragon's split fire: dice for the next fighter; the last one takes the rest."""
+    fid = a.fighter
+    last = state.last
+    assert last is not None
+    targets = split_targets(state)
+    current = next(t for t in targets if t not in a.split)
+    a.split[current] = dice
+    left = ranged_dice(state, fid) - sum(a.split.values())
+    rest = [t for t in targets if t not in a.split]
+    if len(rest) == 1 or left == 0:
+        for t in rest:
+            a.split[t] = left if t == rest[-1] else 0
+        split = {t: n for t, n in a.split.items() if n > 0}
+        sm.split_fire(state, ctx, fid, split)
+        last.targets.extend(split)
+        a.sub = None
+        a.split = {}
+        check_last_standing(state, ctx)
+
+
+def throw(state: MAState, ctx: Ctx, a: Action, z: int) -> None:
+    """The dragon's kick: the thrown fighter lands on zone ``z``."""
+    fid = a.fighter
+    last = state.last
+    assert last is not None
+    tid = a.kicked or ""
+    ctx.emit(
+        "thrown",
+        Text(
+            fr=f"🌀 {state.name(tid)} est projeté vers {zone_text(state, z).fr} !",
+            en=f"🌀 {state.name(tid)} is thrown to {zone_text(state, z).en}!",
+        ),
+        fighter=tid,
+        zone=z,
+    )
+    hit = sm.land(state, ctx, fid, tid, z)
+    last.zones.append(z)
+    last.targets.extend(hit)
+    a.sub = None
+    a.kicked = None
+    check_last_standing(state, ctx)
 
 
 def _purpose(state: MAState, kind: str, tid: str, fid: str) -> Text:

@@ -36,9 +36,14 @@ def terminotaure_dice(state: MAState, fid: str) -> int:
     return max(0, state.f(fid).played_since_refill - net_malus(state, fid))
 
 
+def finishing_bonus(hp: int) -> int:
+    """Burdock's finishing (RULINGS): +1 per die against a target of <= 5 HP, else -1."""
+    return 1 if hp <= 5 else -1
+
+
 def finishing_modifier(state: MAState, target: str) -> int:
     """Burdock's finishing: +1 per die if the target has <= 5 HP, else -1."""
-    return 1 if state.f(target).hp <= 5 else -1
+    return finishing_bonus(state.f(target).hp)
 
 
 def finishing(state: MAState, ctx: Ctx, attacker: str, target: str, dice: int) -> int:

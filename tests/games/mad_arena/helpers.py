@@ -2,49 +2,30 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from bot.engine.decisions import Choice
-from bot.engine.dice import DiceState, FairRng
+from bot.engine.decisions import Decision
 from bot.engine.events import RollEvent
 from bot.engine.game import Ctx
-from bot.engine.text import Text
 from bot.games.mad_arena import rules
+from bot.games.mad_arena.args import ForFighter
 from bot.games.mad_arena.cards import DRAGON, load_cards
+from bot.games.mad_arena.game import MadArena
 from bot.games.mad_arena.state import Fighter, MAState
+from tests.support.dice import ScriptedCtx
+from tests.support.play import answer, option_ids
 
+GAME = MadArena()
 
-class ScriptedCtx(Ctx):
-    """A Ctx whose dice come from a script, so a scenario's rolls are exact."""
-
-    def __init__(self, dice: list[int] | None = None) -> None:
-        super().__init__(FairRng(DiceState(seed="scripted")))
-        self.script = list(dice or [])
-
-    def roll(
-        self,
-        count: int,
-        roller: str,
-        purpose: Text,
-        target: int | None = None,
-        sides: int = 6,
-        modifier: int = 0,
-        **data: Any,
-    ) -> RollEvent:
-        assert len(self.script) >= count, "scenario ran out of scripted dice"
-        vals = self.script[:count]
-        del self.script[:count]
-        ev = RollEvent(
-            roller=roller,
-            purpose=purpose,
-            dice=vals,
-            indices=list(range(count)),
-            target=target,
-            modifier=modifier,
-            data=data,
-        )
-        self.events.append(ev)
-        return ev
+__all__ = [
+    "GAME",
+    "ScriptedCtx",
+    "begin",
+    "build",
+    "do",
+    "options",
+    "pick",
+    "pick_decision",
+    "rolls",
+]
 
 
 def build(
@@ -107,16 +88,29 @@ def begin(state: MAState, fid: str, card: str | None = None, ctx: Ctx | None = N
 
 
 def do(state: MAState, option: str, ctx: Ctx) -> None:
-    """Answer the one pending action decision with ``option`` (must be legal)."""
+    """Answer the one pending action decision with ``option`` (must be legal), as the engine does."""
     (d,) = rules.pending(state)
-    ids = [o.id for o in d.options]
-    assert option in ids, f"{option} not in {ids}"
-    rules.apply(state, Choice(seat=d.seat, key=d.key, option=option), ctx)
+    assert option in option_ids(d), f"{option} not in {option_ids(d)}"
+    answer(GAME, state, d, ctx, option=option)
+
+
+def pick(state: MAState, fid: str, card: str, ctx: Ctx) -> None:
+    """Answer ``fid``'s pending secret pick with ``card``."""
+    d = pick_decision(state, fid)
+    answer(GAME, state, d, ctx, option=card)
+
+
+def pick_decision(state: MAState, fid: str) -> Decision:
+    """The pending pick of fighter ``fid`` (read from the decision's typed subject)."""
+    (d,) = [
+        x for x in rules.pending(state) if x.kind == "pick" and x.args == ForFighter(fighter=fid)
+    ]
+    return d
 
 
 def options(state: MAState) -> list[str]:
     (d,) = rules.pending(state)
-    return [o.id for o in d.options]
+    return option_ids(d)
 
 
 def rolls(ctx: Ctx) -> list[RollEvent]:

@@ -7,14 +7,17 @@ import random
 import bot.games.mad_arena  # noqa: F401
 from bot.engine.registry import get_game
 from bot.games.mad_arena import rules
-from tests.games.mad_arena.helpers import begin, build
+from bot.games.mad_arena.state import MAState
+from tests.games.mad_arena.helpers import begin, build, pick_decision
 
 GAME = get_game("mad-arena")
 
 
-def ai(st) -> str:
+def ai(st: MAState) -> str:
     (d,) = [x for x in rules.pending(st)][:1]
-    return GAME.ai_choose(st, d, random.Random(0))
+    reply = GAME.ai_choose(st, d, random.Random(0))
+    assert isinstance(reply, str)
+    return reply
 
 
 def test_ai_finishes_the_weakened_fighter() -> None:
@@ -39,13 +42,13 @@ def test_ai_keeps_its_secret_move_early_and_uses_it_at_the_end() -> None:
     st = build(["burdock", "sorgho", "bonzai", "cactus"])
     st.phase = "pick"
     st.round = 2
-    d = next(x for x in rules.pending(st) if x.key.endswith("burdock"))
+    d = pick_decision(st, "burdock")
     assert GAME.ai_choose(st, d, random.Random(0)) != "burdock-finishing"
     # Round 12, a weak enemy in reach: the secret move is played, not wasted.
     st.round = 12
     st.f("sorgho").zone = 0
     st.f("sorgho").hp = 2
-    d = next(x for x in rules.pending(st) if x.key.endswith("burdock"))
+    d = pick_decision(st, "burdock")
     assert GAME.ai_choose(st, d, random.Random(0)) == "burdock-finishing"
 
 
@@ -55,6 +58,7 @@ def test_ai_throws_the_kicked_fighter_onto_enemies() -> None:
         zones={"sorgho": "c", "bonzai": 2, "cactus": 2},
     )
     begin(st, "zamioculcas", None)
+    assert st.action is not None
     st.action.sub = "kick-throw"
     st.action.kicked = "sorgho"
     assert ai(st) == "throw-z2"

@@ -6,7 +6,7 @@ import bot.games.mad_arena  # noqa: F401
 from bot.engine import Match, SeatSpec
 from bot.games.mad_arena import rules
 from bot.games.mad_arena.combat import initiative
-from tests.games.mad_arena.helpers import ScriptedCtx, begin, build, do, options, rolls
+from tests.games.mad_arena.helpers import ScriptedCtx, begin, build, do, options, pick, rolls
 
 D = "zamioculcas"
 
@@ -109,16 +109,13 @@ def test_thrown_fighter_with_two_moves_ends_neither_where_it_began_the_round_nor
     and "doit impérativement finir son déplacement sur une zone de combat
     différente de celle où il se trouvait au début de ce round". Kicked away
     before it acts, both zones differ, and both are forbidden."""
-    from bot.engine import Choice
-
     st = build(["agaric", "bonzai", "cactus", "sorgho", D], zones={"agaric": "c"})
     st.round = 2  # red gong: the dragon acts at 4
     ctx = ScriptedCtx([1, 1, 1, 2] + [1] * 30)  # kick: 0 hits, sum 5 >= Agaric's size 5
     rules.start_round(st, ctx)
     picks = {"agaric": "agaric-5", "bonzai": "bonzai-4", "cactus": "cactus-4", "sorgho": "sorgho-4"}
     for fid, cid in picks.items():
-        d = next(x for x in rules.pending(st) if x.key.endswith(fid))
-        rules.apply(st, Choice(seat=d.seat, key=d.key, option=cid), ctx)
+        pick(st, fid, cid, ctx)
     assert st.action is not None and st.action.fighter == D
     do(st, "kick-agaric", ctx)
     do(st, "throw-z2", ctx)
@@ -138,4 +135,5 @@ def test_kick_sum_equal_to_size_throws() -> None:
     do(st, "kick-bonzai", ctx)
     assert st.f("bonzai").hp == 7
     assert rules.pending(st)[0].kind == "kick-throw"
-    assert "sum 7 >= size 7: thrown!" in rolls(ctx)[0].result.en
+    kick = rolls(ctx)[0]
+    assert kick.result is not None and "sum 7 >= size 7: thrown!" in kick.result.en

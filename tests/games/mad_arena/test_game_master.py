@@ -42,9 +42,18 @@ class Publisher:
     async def create_thread(self, channel_id: int, name: str) -> int | None:
         return None
 
+    async def retire(self, channel_id: int, message_id: int) -> bool:
+        return False
+
 
 def _buttons(msg: Msg) -> list[Button]:
     return [b for row in msg.rows if isinstance(row, list) for b in row]
+
+
+def _action(button: Button) -> str | None:
+    """What a button does, from its custom id (None: not one of ours)."""
+    c = parse(button.custom_id)
+    return c.action if c is not None else None
 
 
 def _text(msg: Msg) -> str:
@@ -76,7 +85,7 @@ async def test_team_spirit_match_with_one_user_running_three_fighters(tmp_path: 
         live = await gm.live_in(CHANNEL)
         assert live is not None and live.match is not None
         match = live.match
-        mine = {f["name"] for f in match.view(0)["fighters"] if f["seat"] == 0}
+        mine = {f.name for f in match.game.view(match.state, 0).fighters if f.seat == 0}
         assert len(mine) == 3
         most_at_once = 0
         for _ in range(2000):
@@ -91,8 +100,8 @@ async def test_team_spirit_match_with_one_user_running_three_fighters(tmp_path: 
             prompt = prompts[0]
             for _depth in range(3):
                 buttons = _buttons(prompt)
-                picks = [b for b in buttons if parse(b.custom_id).action == "pick"]
-                target = (picks or [b for b in buttons if parse(b.custom_id).action == "grp"])[0]
+                picks = [b for b in buttons if _action(b) == "pick"]
+                target = (picks or [b for b in buttons if _action(b) == "grp"])[0]
                 c = parse(target.custom_id)
                 assert c is not None
                 out = await gm.component(mid, c.action, c.ver, c.arg, ann)

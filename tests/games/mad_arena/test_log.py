@@ -41,6 +41,13 @@ def _rolls() -> list[RollEvent]:
 ROLLS = _rolls()
 
 
+def _number(pattern: str, text: str) -> int:
+    """The number a roll's line gives for ``pattern`` (which must be there)."""
+    found = re.search(pattern, text)
+    assert found, (pattern, text)
+    return int(found[1])
+
+
 def test_single_target_rolls_show_dice_target_hits_and_hp() -> None:
     """Each die (+ modifier) >= the target number wounds by 1 HP, down to 0."""
     checked = 0
@@ -102,14 +109,14 @@ def test_computed_dice_counts_are_explained_on_the_line() -> None:
         p = r.purpose.en
         seen |= {k for k in ("kamikaze", "Terminotaure", "landing", "of its") if k in p}
         if "kamikaze" in p:
-            hp = int(re.search(r"8 - (\d+) HP", p)[1])
+            hp = _number(r"8 - (\d+) HP", p)
             assert len(r.dice) == min(6, 8 - hp) - ("netted" in p), r.text.en
         if "Terminotaure" in p:
-            k = int(re.search(r"dice = (\d+) card", p)[1])
+            k = _number(r"dice = (\d+) card", p)
             assert len(r.dice) == k - ("netted" in p), r.text.en
         if "landing" in p:
-            size = int(re.search(r"size (\d+)", p)[1])
+            size = _number(r"size (\d+)", p)
             assert len(r.dice) == (1 if size <= 8 else 2 if size <= 12 else 3), r.text.en
         if "of its" in p:
-            assert len(r.dice) == int(re.search(r"\((\d+) of its", p)[1]), r.text.en
+            assert len(r.dice) == _number(r"\((\d+) of its", p), r.text.en
     assert seen == {"kamikaze", "Terminotaure", "landing", "of its"}

@@ -11,7 +11,9 @@ from hypothesis import strategies as st
 import bot.games.mad_arena  # noqa: F401
 from bot.engine import Choice, Match, SeatSpec
 from bot.engine.autoplay import play_out
+from bot.engine.match import reply_choice
 from bot.games.mad_arena.render import render_arena
+from tests.support.play import answer
 
 CONFIGS = [
     ("ultimate-warrior", 4),
@@ -70,11 +72,11 @@ def check(match: Match, choice: Choice, events: list) -> None:
             hidden.add(e.data["card"])
         elif e.type == "reveal" and e.visible_to is None:
             hidden.discard(e.data["card"])
-    public = json.dumps(match.view(None)) + json.dumps(
+    public = match.view(None).model_dump_json() + json.dumps(
         [e.model_dump(mode="json") for e in events if e.visible_to is None and e.type != "reveal"]
     )
     hidden |= {f.pick for f in st.fighters if f.pick}
-    views = {s: json.dumps(match.view(s)) for s in range(len(match.seats))} if hidden else {}
+    views = {s: match.view(s).model_dump_json() for s in range(len(match.seats))} if hidden else {}
     for cid in hidden:
         assert f'"{cid}"' not in public
         owner = st.f(st.card(cid).fighter).seat
@@ -138,7 +140,8 @@ def test_render_every_phase_is_a_small_png() -> None:
             h = int.from_bytes(png[20:24], "big")
             assert w <= 1024 and h <= 1024
     done = play_out(m)
-    assert render_arena(done.view(None), "fr") == render_arena(done.view(None), "fr")
+    public = done.game.view(done.state, None)
+    assert render_arena(public, "fr") == render_arena(public, "fr")
 
 
 @settings(max_examples=20, deadline=None)
@@ -183,7 +186,7 @@ def test_every_pending_option_applies_cleanly_and_garbage_is_refused(
                 for o in d.options:
                     state = m.game.copy(m.state)
                     ctx = Ctx(FairRng(m.dice.model_copy()))
-                    m.game.apply(state, Choice(seat=d.seat, key=d.key, option=o.id), ctx)
+                    answer(m.game, state, d, ctx, option=o.id)
                     m.game.pending(state)
                     m.game.view(state, None)
             before = json.dumps(m.snapshot(), sort_keys=True)
@@ -232,6 +235,6 @@ def test_ai_decisions_never_depend_on_other_seats_secrets() -> None:
                     f.pick, f.hand[0] = f.hand[0], f.pick
                 f.hand.reverse()
             assert m.game.ai_choose(alt, d, random.Random(steps)) == base
-            m.apply(Choice(seat=d.seat, key=d.key, option=base))
+            m.apply(reply_choice(d, base))
             steps += 1
         assert steps > 50

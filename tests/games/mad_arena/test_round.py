@@ -9,8 +9,9 @@ import pytest
 import bot.games.mad_arena  # noqa: F401
 from bot.engine import Choice, IllegalDecision, Match, SeatSpec
 from bot.games.mad_arena import rules
+from bot.games.mad_arena.args import ForFighter
 from bot.games.mad_arena.combat import defence
-from tests.games.mad_arena.helpers import ScriptedCtx, begin, build, do, options, rolls
+from tests.games.mad_arena.helpers import ScriptedCtx, begin, build, do, options, pick, rolls
 
 
 def seats(n: int) -> list[SeatSpec]:
@@ -25,7 +26,9 @@ def test_gong_starts_at_one_and_every_fighter_but_the_dragon_picks_secretly() ->
     assert len(ds) == 6 and all(d.secret and d.timing == "pick" for d in ds)
     assert "Zamioculcas" not in {d.subject for d in ds}
     for d in ds:
-        fid = d.key.split(":")[2]
+        assert isinstance(d.args, ForFighter)
+        fid = d.args.fighter
+        assert d.subject is not None
         assert d.subject == m.state.name(fid) and d.subject in d.prompt.en
         for o in d.options:
             assert set(o.stats) >= {"initiative", "move", "melee", "ranged", "defence"}
@@ -52,8 +55,9 @@ def test_pick_is_private_until_the_fighter_acts() -> None:
         and card in json.dumps(private[0].model_dump())
     )
     assert public and all(card not in json.dumps(e.model_dump()) for e in public)
-    assert card not in json.dumps(m.view(None)) and card not in json.dumps(m.view((d.seat + 1) % 4))
-    assert card in json.dumps(m.view(d.seat))
+    assert card not in m.view(None).model_dump_json()
+    assert card not in m.view((d.seat + 1) % 4).model_dump_json()
+    assert card in m.view(d.seat).model_dump_json()
     assert not m.game.checkpoint(events)
 
 
@@ -64,9 +68,8 @@ def test_countdown_order_initiative_then_smaller_size() -> None:
     picks = {"agaric": "agaric-4", "bonzai": "bonzai-5", "cactus": "cactus-4", "sorgho": "sorgho-1"}
     ctx = ScriptedCtx([1] * 50)
     for fid, cid in picks.items():
-        d = next(x for x in rules.pending(st) if x.key.endswith(fid))
-        rules.apply(st, Choice(seat=d.seat, key=d.key, option=cid), ctx)
-    order = []
+        pick(st, fid, cid, ctx)
+    order: list[str] = []
     for _ in range(10):
         if st.phase != "action" or st.action is None:
             break
@@ -154,6 +157,7 @@ def test_each_die_at_or_above_defence_wounds_one_hp_and_result_shows_hp() -> Non
     do(st, "melee-sorgho", ctx)
     (r,) = rolls(ctx)
     assert r.target == 4 and st.f("sorgho").hp == 7
+    assert r.result is not None
     assert "3 hits" in r.result.en and "Sorgho 10 -> 7" in r.result.en and "10 -> 7" in r.text.fr
 
 
@@ -261,8 +265,7 @@ def test_fighter_freed_of_the_net_after_its_number_was_called_still_acts() -> No
     }
     ctx = ScriptedCtx([6, 6, 6] + [1] * 20)
     for fid, cid in picks.items():
-        d = next(x for x in rules.pending(st) if x.key.endswith(fid))
-        rules.apply(st, Choice(seat=d.seat, key=d.key, option=cid), ctx)
+        pick(st, fid, cid, ctx)
     assert st.action is not None and st.action.fighter == "cactus"
     do(st, "ranged-agaric", ctx)  # 6+6+6 >= 5: the token moves to Agaric
     assert st.net_on == "agaric"
@@ -287,7 +290,7 @@ def test_unrevealed_pick_of_an_eliminated_fighter_stays_secret() -> None:
     do(st, "melee-agaric", ctx)
     assert not st.f("agaric").alive
     for seat in (None, 0, 2, 3):
-        assert "agaric-keg" not in json.dumps(game.view(st, seat))
+        assert "agaric-keg" not in game.view(st, seat).model_dump_json()
     assert all(
         "agaric-keg" not in json.dumps(e.model_dump()) for e in ctx.events if e.visible_to is None
     )

@@ -58,7 +58,7 @@ def test_unrevealed_picks_stay_hidden_during_the_countdown() -> None:
         st = m.state
         if st.phase == "action":
             hidden = {f.pick for f in st.fighters if f.pick}
-            public = json.dumps(m.view(None)) + json.dumps(
+            public = m.view(None).model_dump_json() + json.dumps(
                 [
                     e.model_dump()
                     for e in m.events[max(i for i, e in enumerate(m.events) if e.type == "round") :]
@@ -68,8 +68,8 @@ def test_unrevealed_picks_stay_hidden_during_the_countdown() -> None:
             for cid in hidden:
                 assert f'"{cid}"' not in public
                 owner = next(f for f in st.fighters if f.pick == cid)
-                assert cid in json.dumps(m.view(owner.seat))
+                assert cid in m.view(owner.seat).model_dump_json()
                 others = [s for s in range(5) if s != owner.seat]
-                assert all(f'"{cid}"' not in json.dumps(m.view(s)) for s in others)
+                assert all(f'"{cid}"' not in m.view(s).model_dump_json() for s in others)
             checked += 1
     assert checked > 10

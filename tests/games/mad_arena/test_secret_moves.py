@@ -24,7 +24,7 @@ def test_powder_keg_one_roll_against_every_fighter_in_the_zone_allies_included()
     (r,) = rolls(ctx)
     assert r.dice == [5, 3, 2]
     assert st.f("cactus").hp == 8 - 2 and st.f("bonzai").hp == 7 - 1 and st.f("sorgho").hp == 10 - 1
-    assert "Cactus 8 -> 6" in r.result.en
+    assert r.result is not None and "Cactus 8 -> 6" in r.result.en
 
 
 def test_kamikaze_dice_grow_with_wounds() -> None:
@@ -46,7 +46,8 @@ def test_net_sum_at_least_size_wounds_and_nets() -> None:
     ctx = begin(st, "cactus", "cactus-net", ScriptedCtx([3, 2, 2]))  # sum 7 == size of Bonzaï
     do(st, "ranged-bonzai", ctx)
     assert st.f("bonzai").hp == 6 and st.net_on == "bonzai"
-    assert "sum 7 >= size 7" in rolls(ctx)[0].result.en
+    net = rolls(ctx)[0]
+    assert net.result is not None and "sum 7 >= size 7" in net.result.en
     assert initiative(st, "bonzai") == 4
     # Netted: -1 move (2 -> 1) and that point can only free it, moving nowhere.
     ctx2 = begin(st, "bonzai", "bonzai-1", ScriptedCtx([6]))  # move 2, melee 2

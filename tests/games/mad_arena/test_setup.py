@@ -7,6 +7,7 @@ import pytest
 import bot.games.mad_arena  # noqa: F401
 from bot.engine import IllegalDecision, Match, SeatSpec
 from bot.games.mad_arena.arena import adjacent, legal_steps
+from bot.games.mad_arena.args import ForFighter
 from bot.games.mad_arena.cards import DRAGON
 from bot.games.mad_arena.modes import BROTHERS_PAIRS, TEAM_SPIRIT_TEAMS
 
@@ -85,7 +86,7 @@ def test_team_spirit_two_players_each_run_a_whole_team_side_by_side() -> None:
     ds = m.pending_for(0)
     assert len(ds) == 3 and all(d.secret and d.timing == "pick" for d in ds)
     assert {d.subject for d in ds} == {st.name(f.id) for f in st.fighters if f.seat == 0}
-    assert all(d.key.split(":")[2] in d.key for d in ds)
+    assert {d.args for d in ds} == {ForFighter(fighter=f.id) for f in st.fighters if f.seat == 0}
 
 
 def test_team_spirit_six_players_printed_teams() -> None:
