@@ -98,7 +98,10 @@ class Searcher:
         self.node_budget = node_budget
         self.deadline = None if time_budget is None else time.perf_counter() + time_budget
         self.nodes = 0
-        self.tt: dict[tuple[Position, int, bool], tuple[int, int, int, Position | None]] = {}
+        self.tt: dict[
+            tuple[Position, int, bool, tuple[int, int | None] | None],
+            tuple[int, int, int, Position | None],
+        ] = {}
 
     def _tick(self) -> None:
         self.nodes += 1

@@ -6,6 +6,10 @@ ship (``Frégate 112 en b2``), bonus moves are separate options of the moving
 ship (``b6 + 112⇄221``), teleports are grouped under ``Téléportation``. The
 decision also offers ``Proposer le départage`` (id ``draw``), which asks the
 opponent (a reaction decision) to accept the tie-break.
+
+Options carry typed arguments (:mod:`bot.games.mad.args`); option ids are the
+canonical notation and decision keys ``t<turn>:move`` / ``t<turn>:tiebreak<n>``,
+kept as they are because decision logs store them, but never read back.
 """
 
 from __future__ import annotations
@@ -13,26 +17,40 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from bot.engine.decisions import Choice, Decision, Option
+from bot.engine.decisions import Answer, Args, Decision, Option
 from bot.engine.errors import IllegalDecision
 from bot.engine.events import AnyEvent
 from bot.engine.game import Ctx, Game, GameInfo, ModeInfo, OptionSpec, Outcome, SeatSpec
 from bot.engine.text import Text
 from bot.engine.vocabulary import LevelInfo
 from bot.games.mad import ai
+from bot.games.mad.args import (
+    Displacement,
+    Permutation,
+    ProposeTiebreak,
+    Rotation,
+    TiebreakQuestion,
+    TiebreakReply,
+    TurnArgs,
+    TurnOf,
+    turn_args,
+)
 from bot.games.mad.core import (
+    BLUE,
     BOARD_IDS,
     EXILE,
     KINDS,
     MOVE,
     PASS,
     PERM,
+    RED,
     Board,
     Position,
     Turn,
     apply_teleport,
     board,
     corvette_exiled,
+    occupancy,
     on_board_count,
     turns,
     via_square,
@@ -47,10 +65,12 @@ from bot.games.mad.state import (
     MadState,
     ship_text,
 )
+from bot.games.mad.view import LastView, MadView, ResultView, ShipView
 
 DRAW = "draw"
 ACCEPT = "accept"
 REFUSE = "refuse"
+"""Option ids of the tie-break proposal and its answers (as stored in decision logs)."""
 
 SUMMARY = Text(
     fr=(
@@ -106,15 +126,10 @@ AI_LEVELS = [
 ]
 """MAD's AI levels, the default first: ``hard``, the default of the ``ai_level`` option."""
 
-SUBJECTS = {"red": Text(fr="Rouge", en="Red"), "blue": Text(fr="Bleu", en="Blue")}
-"""``Decision.subject`` names the side to answer (``SIDE_NAMES`` in English, lower case)."""
-
-
-def teleport_label(t: Turn) -> str:
-    if t[0] == PERM:
-        a, b = sorted((t[1], t[2]))
-        return f"{KINDS[a & 7]} ⇄ {KINDS[b & 7]}"
-    return " → ".join(KINDS[s & 7] for s in t[1:]) + f" → {KINDS[t[1] & 7]}"
+SUBJECT_IDS = {RED: "red", BLUE: "blue"}
+"""``Decision.subject`` of each side's decisions."""
+SUBJECTS = {SUBJECT_IDS[side]: SIDE_NAMES[side] for side in (RED, BLUE)}
+"""How players read those subjects (``Rouge``/``Red``, ``Bleu``/``Blue``)."""
 
 
 def teleport_button(b: Board, pos: Position, t: Turn) -> Text:
@@ -148,7 +163,7 @@ def teleport_detail(b: Board, pos: Position, t: Turn) -> Text:
     return Text(fr=" ; ".join(parts_fr), en="; ".join(parts_en))
 
 
-class MadGame(Game[MadState, Any]):
+class MadGame(Game[MadState, MadView]):
     """MAD (rules/mad.fr.txt) with the RULINGS' MAD section."""
 
     info = GameInfo(
@@ -247,6 +262,8 @@ class MadGame(Game[MadState, Any]):
         if state.draw_offer is not None:
             other = 1 - state.draw_offer
             winner = SIDE_NAMES[state.tiebreak_winner()]
+            accept = TiebreakReply(accept=True)
+            refuse = TiebreakReply(accept=False)
             return [
                 Decision(
                     key=f"t{state.turn}:tiebreak{state.offers_this_turn}",
@@ -259,11 +276,24 @@ class MadGame(Game[MadState, Any]):
                         f"half victory for {winner.en.lower()}. Do you accept?",
                     ),
                     options=[
-                        Option(id=ACCEPT, label=Text(fr="Accepter", en="Accept"), style="success"),
-                        Option(id=REFUSE, label=Text(fr="Refuser", en="Refuse"), style="danger"),
+                        Option(
+                            id=ACCEPT,
+                            label=Text(fr="Accepter", en="Accept"),
+                            args=accept,
+                            style="success",
+                        ),
+                        Option(
+                            id=REFUSE,
+                            label=Text(fr="Refuser", en="Refuse"),
+                            args=refuse,
+                            style="danger",
+                        ),
                     ],
+                    args=TiebreakQuestion(
+                        proposer=state.draw_offer, winner=state.tiebreak_winner()
+                    ),
                     timing="reaction",
-                    subject=SIDE_NAMES[other].en.lower(),
+                    subject=SUBJECT_IDS[other],
                 )
             ]
         b = state.geometry()
@@ -274,6 +304,7 @@ class MadGame(Game[MadState, Any]):
             options.append(
                 Option(
                     id=DRAW,
+                    args=ProposeTiebreak(),
                     label=Text(
                         fr=f"Proposer le départage (semi-victoire des {tb.fr.lower()}s)",
                         en=f"Propose the tie-break (half victory for {tb.en.lower()})",
@@ -300,8 +331,7 @@ class MadGame(Game[MadState, Any]):
                 en="choose a ship, then its destination, or a teleport (permutation, rotation).",
             )
         )
-        # A move, else a permutation, as the example (``pass`` reads as English).
-        example = next((o.id for mark in "-=>" for o in options if mark in o.id), options[0].id)
+        example = _example(options, occupancy(b, pos))
         hint = Text(
             fr=f"Ou tapez le coup : `/arène jouer coup:{example}` (notation : `/arène règles`).",
             en=f"Or type the move: `/arena play text:{example}` (notation: `/arena rules`).",
@@ -314,17 +344,21 @@ class MadGame(Game[MadState, Any]):
                 kind="turn",
                 prompt=prompt,
                 options=options,
+                args=TurnOf(side=side),
                 timing="turn",
-                subject=SIDE_NAMES[side].en.lower(),
+                subject=SUBJECT_IDS[side],
                 hint=hint,
             )
         ]
 
     def _option(self, b: Board, pos: Position, t: Turn) -> Option:
+        """One legal turn as an option: its notation as id, its meaning as ``args``."""
         oid = turn_text(b, pos, t)
+        args = turn_args(t)
         if t[0] == PASS:
             return Option(
                 id=oid,
+                args=args,
                 label=Text(fr="Passer (garder la position de départ)", en="Pass (keep the start)"),
                 group=Text(fr="Passer…", en="Pass…"),
                 row=1,
@@ -355,6 +389,7 @@ class MadGame(Game[MadState, Any]):
                 detail = Text(fr=f"Expulse {v.fr}", en=f"Expels the {v.en}")
             return Option(
                 id=oid,
+                args=args,
                 label=Text(fr=fr, en=en),
                 group=group,
                 detail=detail,
@@ -364,6 +399,7 @@ class MadGame(Game[MadState, Any]):
             )
         return Option(
             id=oid,
+            args=args,
             label=teleport_button(b, pos, t),
             group=Text(
                 fr="Permutation" if t[0] == PERM else "Rotation",
@@ -373,16 +409,17 @@ class MadGame(Game[MadState, Any]):
             detail=teleport_detail(b, pos, t),
         )
 
-    def apply(self, state: MadState, choice: Choice, ctx: Ctx) -> None:
+    def apply(self, state: MadState, answer: Answer, ctx: Ctx) -> None:
         if state.result is not None:
             raise IllegalDecision(Text(fr="La partie est terminée.", en="The match is over."))
+        args = answer.args
         if state.draw_offer is not None:
-            self._answer_offer(state, choice, ctx)
+            self._answer_offer(state, answer.seat, args, ctx)
             return
         side = state.to_move
-        if choice.seat != side:
+        if answer.seat != side:
             raise IllegalDecision(Text(fr="Ce n'est pas votre tour.", en="It is not your turn."))
-        if choice.option == DRAW:
+        if isinstance(args, ProposeTiebreak):
             if state.offers_this_turn:
                 raise IllegalDecision(
                     Text(
@@ -401,20 +438,21 @@ class MadGame(Game[MadState, Any]):
                 side=side,
             )
             return
-        b = state.geometry()
-        pos = state.position()
-        for t, new in self.legal_turns(state):
-            if turn_text(b, pos, t) == choice.option:
-                self._play(state, t, new, ctx)
-                return
+        if isinstance(args, TurnArgs):
+            wanted = args.turn()
+            for t, new in self.legal_turns(state):
+                if t == wanted:
+                    self._play(state, t, new, ctx)
+                    return
         raise IllegalDecision(
             Text(fr="Ce coup n'est pas permis maintenant.", en="That move is not allowed now.")
         )
 
-    def _answer_offer(self, state: MadState, choice: Choice, ctx: Ctx) -> None:
+    def _answer_offer(self, state: MadState, seat: int, args: Args | None, ctx: Ctx) -> None:
+        """Départage by agreement: the other side accepts (the match ends) or refuses."""
         proposer = state.draw_offer
         assert proposer is not None
-        if choice.seat != 1 - proposer or choice.option not in (ACCEPT, REFUSE):
+        if seat != 1 - proposer or not isinstance(args, TiebreakReply):
             raise IllegalDecision(
                 Text(
                     fr="Réponse attendue : accepter ou refuser.",
@@ -423,7 +461,7 @@ class MadGame(Game[MadState, Any]):
             )
         state.draw_offer = None
         other = SIDE_NAMES[1 - proposer]
-        if choice.option == REFUSE:
+        if not args.accept:
             ctx.emit(
                 "tiebreak_refused",
                 Text(
@@ -547,56 +585,55 @@ class MadGame(Game[MadState, Any]):
             winners=[r.winner], reason=reason, scores={r.winner: 0.5, 1 - r.winner: 0.0}, half=True
         )
 
-    def view(self, state: MadState, seat: int | None) -> dict[str, Any]:
+    def view(self, state: MadState, seat: int | None) -> MadView:
         """Everything is public in MAD; the renderer draws from this alone."""
         b = state.geometry()
+
+        def name(sq: int | None) -> str | None:
+            return None if sq is None or sq == EXILE else b.name(sq)
+
         ships = [
-            {
-                "id": s,
-                "side": s >> 3,
-                "kind": KINDS[s & 7],
-                "square": None if state.pos[s] == EXILE else b.name(state.pos[s]),
-            }
+            ShipView(id=s, side=s >> 3, kind=KINDS[s & 7], square=name(state.pos[s]))
             for s in range(16)
         ]
         out = self.outcome(state)
         last = state.last
-        return {
-            "game": "mad",
-            "board": state.board,
-            "rows": b.rows,
-            "cols": b.cols,
-            "ships": ships,
-            "to_move": state.to_move,
-            "turn": state.turn,
-            "positioning_turn": state.positioning_turn() and state.result is None,
-            "streak": state.streak,
-            "tiebreak_turns": TIEBREAK_TURNS,
-            "last_expeller": state.last_expeller,
-            "draw_offer": state.draw_offer,
-            "history": list(state.history),
-            "last": None
+        return MadView(
+            board=state.board,
+            rows=b.rows,
+            cols=b.cols,
+            ships=ships,
+            to_move=state.to_move,
+            turn=state.turn,
+            turn_number=state.turn + 1,
+            positioning_turn=state.positioning_turn() and state.result is None,
+            streak=state.streak,
+            tiebreak_turns=TIEBREAK_TURNS,
+            turns_left=max(0, TIEBREAK_TURNS - state.streak),
+            last_expeller=state.last_expeller,
+            tiebreak_winner=state.tiebreak_winner(),
+            draw_offer=state.draw_offer,
+            history=list(state.history),
+            last=None
             if last is None
-            else {
-                "side": last.side,
-                "text": last.text,
-                "kind": None if last.ship is None else KINDS[last.ship & 7],
-                "src": None if last.src is None else b.name(last.src),
-                "dst": None if last.dst is None else b.name(last.dst),
-                "expelled": list(last.expelled),
-                "teleported": list(last.teleported),
-                "via": None if last.via is None else b.name(last.via),
-            },
-            "result": None
-            if state.result is None
-            else {
-                "winner": state.result.winner,
-                "kind": state.result.kind,
-                "half": bool(out and out.half),
-                "reason": out.reason.model_dump() if out else None,
-            },
-            "seat": seat,
-        }
+            else LastView(
+                side=last.side,
+                text=last.text,
+                kind=None if last.ship is None else KINDS[last.ship & 7],
+                src=name(last.src),
+                dst=name(last.dst),
+                via=name(last.via),
+                expelled=list(last.expelled),
+                teleported=list(last.teleported),
+                bonus=last.ship is not None and bool(last.teleported),
+            ),
+            result=None
+            if state.result is None or out is None
+            else ResultView(
+                winner=state.result.winner, kind=state.result.kind, half=out.half, reason=out.reason
+            ),
+            seat=seat,
+        )
 
     def round_label(self, state: MadState) -> int:
         return state.turn // 2 + 1
@@ -608,20 +645,21 @@ class MadGame(Game[MadState, Any]):
     def parse_option(self, state: MadState, decision: Decision, text: str) -> str | None:
         """Typed notation (``b2-b4``, ``c5xc6+112=221``, ``121>211>112``, ``pass``) -> option id."""
         t = text.strip().lower()
-        if decision.kind == "tiebreak":
+        if isinstance(decision.args, TiebreakQuestion):
             if t in ("accept", "accepter", "oui", "yes", "ok", "y", "o"):
-                return ACCEPT
+                return _reply_id(decision, True)
             if t in ("refuse", "refuser", "non", "no", "n"):
-                return REFUSE
+                return _reply_id(decision, False)
             return super().parse_option(state, decision, text)
         if t in ("draw", "tiebreak", "tie-break", "départage", "departage", "nulle"):
-            return DRAW if decision.option(DRAW) else None
+            return next(
+                (o.id for o in decision.options if isinstance(o.args, ProposeTiebreak)), None
+            )
         b = state.geometry()
         pos = state.position()
-        for turn, _ in self.legal_turns(state):
-            if matches(b, pos, turn, t):
-                oid = turn_text(b, pos, turn)
-                return oid if decision.option(oid) else None
+        for opt in decision.options:
+            if isinstance(opt.args, TurnArgs) and matches(b, pos, opt.args.turn(), t):
+                return opt.id
         return super().parse_option(state, decision, text)
 
     # --- persistence -------------------------------------------------------------------
@@ -634,7 +672,7 @@ class MadGame(Game[MadState, Any]):
     def copy(self, state: MadState) -> MadState:
         return state.model_copy(deep=True)
 
-    def render(self, view: dict[str, Any], lang: str = "en") -> bytes:
+    def render(self, view: MadView, lang: str = "en") -> bytes:
         from bot.games.mad.render import render_board
 
         return render_board(view, lang)
@@ -647,14 +685,14 @@ class MadGame(Game[MadState, Any]):
 
         Asked to accept a tie-break, the AI accepts exactly when it would win it.
         """
-        if decision.kind == "tiebreak":
-            return ACCEPT if state.tiebreak_winner() == decision.seat else REFUSE
+        if isinstance(decision.args, TiebreakQuestion):
+            reply = _reply_id(decision, decision.args.winner == decision.seat)
+            assert reply is not None
+            return reply
         lvl = level if level in ai.LEVELS else state.ai_level
-        b = state.geometry()
-        pos = state.position()
         t = ai.choose(
-            b,
-            pos,
+            state.geometry(),
+            state.position(),
             state.to_move,
             state.turn,
             state.positioning,
@@ -663,10 +701,37 @@ class MadGame(Game[MadState, Any]):
             streak=state.streak,
             last_expeller=state.last_expeller,
         )
-        oid = turn_text(b, pos, t)
-        if decision.option(oid) is None:  # pragma: no cover - a generator bug, not a player's
-            raise RuntimeError(f"AI chose an illegal turn {oid}")
-        return oid
+        for opt in decision.options:
+            if isinstance(opt.args, TurnArgs) and opt.args.turn() == t:
+                return opt.id
+        raise RuntimeError(f"AI chose an illegal turn {t!r}")  # pragma: no cover - generator bug
+
+
+def _reply_id(decision: Decision, accept: bool) -> str | None:
+    """The id of the tie-break answer ``accept`` (accept or refuse)."""
+    for opt in decision.options:
+        if isinstance(opt.args, TiebreakReply) and opt.args.accept == accept:
+            return opt.id
+    return None
+
+
+def _example(options: list[Option], occ: list[int]) -> str:
+    """The move a turn's hint shows as typed text: a quiet displacement, else a permutation,
+    else a rotation (a capture counts by its bonus teleport); ``pass`` reads as English."""
+
+    def rank(args: Args | None) -> int | None:
+        if isinstance(args, Displacement):
+            if occ[args.dst] == -1:
+                return 0
+            args = args.bonus
+        if isinstance(args, Permutation):
+            return 1
+        if isinstance(args, Rotation):
+            return 2
+        return None
+
+    ranked = [(r, i) for i, o in enumerate(options) if (r := rank(o.args)) is not None]
+    return options[min(ranked)[1]].id if ranked else options[0].id
 
 
 GAME = MadGame()

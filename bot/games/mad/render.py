@@ -7,14 +7,16 @@ direction, the corvettes ringed in gold, the exile zones beside the board
 (blue's at the top, red's at the bottom, next to their home rows), and the last
 turn marked: origin and arrival squares in yellow, teleported ships in cyan,
 expelled ships crossed in red in their exile zone.
+
+It reads the typed :class:`~bot.games.mad.view.MadView` only: whose turn it is,
+the tie-break counter and who would win a tie-break are the rules' numbers.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 from PIL import ImageDraw
 
+from bot.games.mad.view import MadView
 from bot.render.common import (
     BG,
     HIGHLIGHT,
@@ -132,10 +134,10 @@ def _arrow(d: ImageDraw.ImageDraw, path: list[tuple[float, float]], width: int) 
     d.ellipse((a[0] - r, a[1] - r, a[0] + r, a[1] + r), fill=HIGHLIGHT)
 
 
-def render_board(view: dict[str, Any], lang: str = "en") -> bytes:
+def render_board(view: MadView, lang: str = "en") -> bytes:
     """PNG of the board, at most 1024 px wide (readable in a phone preview)."""
-    rows: int = view["rows"]
-    cols: int = view["cols"]
+    rows = view.rows
+    cols = view.cols
     cell = 128 if cols == 4 else 116
     label = 40
     header = 96
@@ -151,27 +153,27 @@ def render_board(view: dict[str, Any], lang: str = "en") -> bytes:
     img, d = canvas(width, height, BG)
     bx, by = label, header
 
-    last = view.get("last") or {}
-    teleported = set(last.get("teleported") or [])
-    expelled = set(last.get("expelled") or [])
-    ships = view["ships"]
+    last = view.last
+    teleported = set(last.teleported) if last else set()
+    expelled = set(last.expelled) if last else set()
+    ships = view.ships
 
     # --- header ---------------------------------------------------------------------
-    result = view.get("result")
-    title = f"MAD {view['board'].replace('x', '×')}"
+    result = view.result
+    title = f"MAD {view.board.replace('x', '×')}"
     d.text((16, 14), title, font=font(30, True), fill=INK)
     if result is None:
-        side = view["to_move"]
+        side = view.to_move
         msg = (
             _t(lang, "Tour de positionnement : ", "Positioning turn: ")
-            if view.get("positioning_turn")
+            if view.positioning_turn
             else ""
         ) + _t(lang, f"{_SIDE[side][0]} à jouer", f"{_SIDE[side][1]} to move")
         d.ellipse((18, 58, 40, 80), fill=SIDE_FILL[side])
         d.text((50, 69), msg, font=font(24, True), fill=INK, anchor="lm")
     else:
-        w = result["winner"]
-        half = result.get("half")
+        w = result.winner
+        half = result.half
         msg = _t(
             lang,
             f"{'Semi-victoire' if half else 'Victoire'} des {_SIDE[w][0].lower()}",
@@ -179,7 +181,7 @@ def render_board(view: dict[str, Any], lang: str = "en") -> bytes:
         )
         d.ellipse((18, 58, 40, 80), fill=SIDE_FILL[w])
         d.text((50, 69), msg, font=font(24, True), fill=HIGHLIGHT, anchor="lm")
-    turn_txt = _t(lang, f"Tour {view['turn'] + 1}", f"Turn {view['turn'] + 1}")
+    turn_txt = _t(lang, f"Tour {view.turn_number}", f"Turn {view.turn_number}")
     d.text((width - 16, 30), turn_txt, font=font(22), fill=MUTED, anchor="rm")
 
     # --- grid ------------------------------------------------------------------------
@@ -189,8 +191,8 @@ def render_board(view: dict[str, Any], lang: str = "en") -> bytes:
 
     for r in range(rows):
         for c in range(cols):
-            x, y = bx + c * cell, by + (rows - 1 - r) * cell
-            d.rectangle((x, y, x + cell, y + cell), fill=LIGHT_SQ if (r + c) % 2 else DARK_SQ)
+            gx, gy = bx + c * cell, by + (rows - 1 - r) * cell
+            d.rectangle((gx, gy, gx + cell, gy + cell), fill=LIGHT_SQ if (r + c) % 2 else DARK_SQ)
     # Each side's last row (where the bonus move lands), a thin line in that side's colour.
     d.line((bx, by + 3, bx + board_w, by + 3), fill=RED_FILL, width=6)
     d.line((bx, by + board_h - 3, bx + board_w, by + board_h - 3), fill=BLUE_FILL, width=6)
@@ -205,7 +207,7 @@ def render_board(view: dict[str, Any], lang: str = "en") -> bytes:
         )
 
     # --- last displacement -------------------------------------------------------------
-    src, dst = last.get("src"), last.get("dst")
+    src, dst = (last.src, last.dst) if last else (None, None)
     if src:
         x, y = xy(src)
         d.rectangle(
@@ -214,22 +216,22 @@ def render_board(view: dict[str, Any], lang: str = "en") -> bytes:
             outline=HIGHLIGHT,
             width=3,
         )
-    if src and dst:
+    if last and src and dst:
         # Through the free intermediate square of a two-square move: never a diagonal.
-        names = [src, *([last["via"]] if last.get("via") else []), dst]
+        names = [src, *([last.via] if last.via else []), dst]
         path = [(x + cell / 2, y + cell / 2) for x, y in map(xy, names)]
         _arrow(d, path, 8)
 
     # --- ships on the board --------------------------------------------------------------
     pad = cell * 0.1
     for s in ships:
-        if s["square"] is None:
+        if s.square is None:
             continue
-        x, y = xy(s["square"])
-        ring = CYAN if s["id"] in teleported else None
-        if s["square"] == dst:
+        x, y = xy(s.square)
+        ring = CYAN if s.id in teleported else None
+        if s.square == dst:
             d.rectangle((x + 2, y + 2, x + cell - 2, y + cell - 2), outline=HIGHLIGHT, width=6)
-        _ship(d, x + pad, y + pad, cell - 2 * pad, s["side"], s["kind"], ring=ring)
+        _ship(d, x + pad, y + pad, cell - 2 * pad, s.side, s.kind, ring=ring)
 
     # --- exile zones ---------------------------------------------------------------------
     ex = bx + board_w + 28
@@ -243,23 +245,23 @@ def render_board(view: dict[str, Any], lang: str = "en") -> bytes:
         )
         name = _t(lang, f"Exil des {_SIDE[side][0].lower()}", f"{_SIDE[side][1]} exile")
         centred_text(d, (ex + exile_w / 2, zy + 18), name, 18, INK, True)
-        exiled = [s for s in ships if s["side"] == side and s["square"] is None]
+        exiled = [s for s in ships if s.side == side and s.square is None]
         for i, s in enumerate(exiled):
             col, row = i % 3, i // 3
             sx = ex + 12 + col * (slot + 12)
             sy = zy + 36 + row * (slot + 8)
-            ring = CYAN if s["id"] in teleported else None
+            ring = CYAN if s.id in teleported else None
             _ship(
                 d,
                 sx,
                 sy,
                 slot,
                 side,
-                s["kind"],
+                s.kind,
                 ring=ring,
-                dim=s["id"] not in expelled and ring is None,
+                dim=s.id not in expelled and ring is None,
             )
-            if s["id"] in expelled:
+            if s.id in expelled:
                 d.rounded_rectangle(
                     (sx - 4, sy - 4, sx + slot + 4, sy + slot + 4),
                     radius=12,
@@ -273,25 +275,24 @@ def render_board(view: dict[str, Any], lang: str = "en") -> bytes:
     # --- footer: last turn, expulsions, the tie-break counter ------------------------------------
     fy = by + board_h + label + 4
     if last:
-        who = _SIDE[last["side"]][0 if lang.startswith("fr") else 1]
-        mv = f"{last['kind']} {last['text']}" if last.get("kind") else last["text"]
+        who = _SIDE[last.side][0 if lang.startswith("fr") else 1]
+        mv = f"{last.kind} {last.text}" if last.kind else last.text
         txt = _t(lang, f"Dernier coup ({who}) : {mv}", f"Last move ({who}): {mv}")
         _fit_text(d, (16, fy + 16), txt, 24, width - 32, INK, True)
     if expelled:
-        names = ", ".join(next(s["kind"] for s in ships if s["id"] == e) for e in sorted(expelled))
+        kinds = ", ".join(next(s.kind for s in ships if s.id == e) for e in sorted(expelled))
         _fit_text(
             d,
             (16, fy + 50),
-            _t(lang, f"✕ expulsé : {names}", f"✕ expelled: {names}"),
+            _t(lang, f"✕ expulsé : {kinds}", f"✕ expelled: {kinds}"),
             22,
             width - 32,
             EXPEL,
             True,
         )
-    streak = view.get("streak", 0)
-    limit = view.get("tiebreak_turns", 40)
-    exp = view.get("last_expeller")
-    tb = _SIDE[1 if exp is None else exp][0 if lang.startswith("fr") else 1]
+    streak = view.streak
+    limit = view.tiebreak_turns
+    tb = _SIDE[view.tiebreak_winner][0 if lang.startswith("fr") else 1]
     _fit_text(
         d,
         (16, fy + 84),
@@ -305,7 +306,7 @@ def render_board(view: dict[str, Any], lang: str = "en") -> bytes:
         MUTED,
         False,
     )
-    if view.get("draw_offer") is not None:
+    if view.draw_offer is not None:
         d.text(
             (width - 16, fy + 50),
             _t(lang, "Départage proposé", "Tie-break proposed"),

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from bot.engine.decisions import Choice, Decision
+from typing import Any
+
+from bot.engine.decisions import Decision
 from bot.engine.dice import DiceState, FairRng
 from bot.engine.events import AnyEvent
 from bot.engine.game import Ctx
 from bot.games.mad.core import EXILE, KIND_INDEX, Position, board
 from bot.games.mad.game import GAME
 from bot.games.mad.state import MadState
+from tests.support.play import answer, only_pending
 
 
 def place(board_id: str, spec: str) -> Position:
@@ -25,7 +28,7 @@ def place(board_id: str, spec: str) -> Position:
     return tuple(pos)
 
 
-def state(board_id: str, spec: str, to_move: int = 0, turn: int = 10, **kw: object) -> MadState:
+def state(board_id: str, spec: str, to_move: int = 0, turn: int = 10, **kw: Any) -> MadState:
     """A mid-game state (past the positioning turns unless ``turn`` < 2)."""
     return MadState(
         board=board_id, pos=list(place(board_id, spec)), to_move=to_move, turn=turn, **kw
@@ -33,9 +36,7 @@ def state(board_id: str, spec: str, to_move: int = 0, turn: int = 10, **kw: obje
 
 
 def decision(st: MadState) -> Decision:
-    pend = GAME.pending(st)
-    assert len(pend) == 1
-    return pend[0]
+    return only_pending(GAME, st)
 
 
 def ids(st: MadState) -> set[str]:
@@ -46,6 +47,4 @@ def play(st: MadState, option: str, seat: int | None = None) -> list[AnyEvent]:
     """Apply an option to ``st`` in place, as the engine would (on a legal option)."""
     d = decision(st)
     assert d.option(option) is not None, f"{option} not in {sorted(o.id for o in d.options)}"
-    ctx = Ctx(FairRng(DiceState(seed="test")))
-    GAME.apply(st, Choice(seat=d.seat if seat is None else seat, key=d.key, option=option), ctx)
-    return ctx.events
+    return answer(GAME, st, d, Ctx(FairRng(DiceState(seed="test"))), option=option, seat=seat)

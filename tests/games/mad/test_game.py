@@ -14,10 +14,21 @@ from PIL import Image
 from bot.engine import Choice, IllegalDecision, Match, SeatSpec
 from bot.engine.autoplay import play_out
 from bot.games.mad import ai
+from bot.games.mad.args import (
+    Displacement,
+    Permutation,
+    ProposeTiebreak,
+    Rotation,
+    TiebreakQuestion,
+    TiebreakReply,
+    TurnArgs,
+    TurnOf,
+)
 from bot.games.mad.core import BLUE, EXILE, RED, board, corvette_exiled, successors
 from bot.games.mad.game import DRAW, GAME
-from bot.games.mad.notation import key
+from bot.games.mad.notation import key, turn_text
 from bot.games.mad.state import TIEBREAK_TURNS
+from bot.games.mad.view import LastView, MadView
 from tests.games.mad.helpers import decision, ids, play, state
 
 AI_SEATS = [
@@ -69,16 +80,54 @@ def test_bad_choice_is_refused_politely_and_changes_nothing() -> None:
 
 
 def test_apply_refuses_an_option_that_is_not_legal() -> None:
-    """Called directly (not through Match), apply still refuses, with a reason."""
+    """Called directly (not through Match), apply still refuses, with a reason.
+
+    A forged answer carrying an illegal displacement (b3 to b6: three squares) or
+    the right move from the wrong seat changes nothing.
+    """
+    from bot.engine.decisions import Answer, Option
     from bot.engine.dice import DiceState, FairRng
     from bot.engine.game import Ctx
+    from bot.engine.text import Text
 
     st = state("6x4", "R111@a1 B111@d6 R211@b3")
+    before = st.model_copy(deep=True)
     d = decision(st)
+    b = board("6x4")
+    far = Option(
+        id="b3-b6",
+        label=Text(fr="b3-b6", en="b3-b6"),
+        args=Displacement(ship=3, src=b.square("b3") or 0, dst=b.square("b6") or 0),
+    )
+    ctx = Ctx(FairRng(DiceState(seed="s")))
+    with pytest.raises(IllegalDecision) as e:
+        GAME.apply(st, Answer(Choice(seat=0, key=d.key, option=far.id), d, [far], {}), ctx)
+    assert e.value.reason.fr and e.value.reason.en
+    near = d.option("b3-b4")
+    assert near is not None
     with pytest.raises(IllegalDecision):
-        GAME.apply(st, Choice(seat=0, key=d.key, option="b3-b6"), Ctx(FairRng(DiceState(seed="s"))))
-    with pytest.raises(IllegalDecision):
-        GAME.apply(st, Choice(seat=1, key=d.key, option="b3-b4"), Ctx(FairRng(DiceState(seed="s"))))
+        GAME.apply(st, Answer(Choice(seat=1, key=d.key, option=near.id), d, [near], {}), ctx)
+    assert st == before and ctx.events == []
+
+
+def test_options_carry_typed_args_matching_their_notation() -> None:
+    """Every option says what it means (a typed turn); its id is only the notation."""
+    st = state("6x4", "R111@a1 B111@d6 R211@b5 R112@c2 B121@c6")
+    d = decision(st)
+    assert isinstance(d.args, TurnOf) and d.args.side == RED
+    b = board("6x4")
+    pos = tuple(st.pos)
+    for o in d.options:
+        if o.id == DRAW:
+            assert isinstance(o.args, ProposeTiebreak)
+        else:
+            assert isinstance(o.args, TurnArgs) and turn_text(b, pos, o.args.turn()) == o.id
+    bonus = d.option("b5-b6+211=122")  # ship 3 (red 211), squares 17 (b5) and 21 (b6)
+    assert bonus is not None and bonus.args == Displacement(
+        ship=3, src=17, dst=21, bonus=Permutation(ships=(3, 4))
+    )
+    rot = d.option("112>121>211")
+    assert rot is not None and rot.args == Rotation(ships=(1, 2, 3))
 
 
 def test_bad_setup_options_are_refused() -> None:
@@ -156,19 +205,43 @@ def test_view_carries_everything_the_renderer_needs() -> None:
     st = state("6x4", "R111@a1 B111@d6 R211@b3 B121@b4")
     play(st, "b3xb4")
     v = GAME.view(st, None)
-    assert json.loads(json.dumps(v)) == v
-    assert v["last"] == {
-        "side": RED,
-        "text": "b3xb4",
-        "kind": "211",
-        "src": "b3",
-        "dst": "b4",
-        "expelled": [10],
-        "teleported": [],
-        "via": None,
-    }
-    assert {s["kind"] for s in v["ships"] if s["square"] is None and s["side"] == BLUE} >= {"121"}
-    assert GAME.view(st, 0) == {**v, "seat": 0}  # nothing is secret in MAD
+    assert isinstance(v, MadView)
+    assert MadView.model_validate_json(v.model_dump_json()) == v
+    assert v.last == LastView(
+        side=RED, text="b3xb4", kind="211", src="b3", dst="b4", expelled=[10], via=None
+    )
+    assert {s.kind for s in v.ships if s.square is None and s.side == BLUE} >= {"121"}
+    assert GAME.view(st, 0) == v.model_copy(update={"seat": 0})  # nothing is secret in MAD
+
+
+def test_view_holds_the_counters_the_rules_derive() -> None:
+    """Départage: the view says how many turns are left before the 40-turn tie-break
+    and who a tie-break would give the half victory to (the last to expel, else blue)."""
+    st = state("6x4", "R111@a1 B111@d6 R211@b3 B211@c5", streak=TIEBREAK_TURNS - 3)
+    v = GAME.view(st, None)
+    assert (v.to_move, v.turn_number, v.turns_left, v.tiebreak_winner) == (RED, 11, 3, BLUE)
+    assert not v.positioning_turn and v.result is None
+    play(st, "b3-b4")
+    v = GAME.view(st, None)
+    assert (v.to_move, v.turn_number, v.turns_left) == (BLUE, 12, 2)
+    st2 = state("6x4", "R111@a1 B111@d6 R211@b3 B121@b4", last_expeller=BLUE)
+    play(st2, "b3xb4")
+    v2 = GAME.view(st2, None)
+    assert (v2.turns_left, v2.tiebreak_winner) == (TIEBREAK_TURNS, RED)
+    first = GAME.view(state("6x4", "R111@a1 B111@d6", turn=0), None)
+    assert first.positioning_turn and first.turn_number == 1
+
+
+def test_view_marks_a_bonus_move() -> None:
+    """Coup bonus: the last turn says the displacement earned its teleport."""
+    st = state("6x4", "R111@a1 B111@d6 R211@b5 R112@c2")
+    play(st, "b5-b6+211=122")
+    last = GAME.view(st, None).last
+    assert last is not None and last.bonus and set(last.teleported) == {3, 4}
+    st2 = state("6x4", "R111@a1 B111@d6 R211@b5 R112@c2")
+    play(st2, "b5-b6")
+    last2 = GAME.view(st2, None).last
+    assert last2 is not None and not last2.bonus
 
 
 def test_two_square_move_is_drawn_through_its_free_square_never_diagonally() -> None:
@@ -186,16 +259,19 @@ def test_two_square_move_is_drawn_through_its_free_square_never_diagonally() -> 
     st = state("6x4", "R111@a1 B111@d6 R211@b3 R121@b4")  # b4 taken: b3-c4 goes via c3
     play(st, "b3-c4")
     v = GAME.view(st, None)
-    assert v["last"]["via"] == "c3"
+    assert v.last is not None and v.last.via == "c3"
     img = Image.open(BytesIO(GAME.render(v, "fr"))).convert("RGB")
     # c3's centre on the 6x4 image (40 px labels, 96 px header, 128 px cells).
     assert img.getpixel((40 + 2 * 128 + 64, 96 + 3 * 128 + 64)) == HIGHLIGHT
     st2 = state("6x4", "R111@a1 B111@d6 R211@b3")
     play(st2, "b3-b5")
-    assert GAME.view(st2, None)["last"]["via"] == "b4"
+    assert GAME.view(st2, None).last == LastView(
+        side=RED, text="b3-b5", kind="211", src="b3", dst="b5", via="b4"
+    )
     st3 = state("6x4", "R111@a1 B111@d6 R211@b3")
     play(st3, "b3-b4")
-    assert GAME.view(st3, None)["last"]["via"] is None
+    last3 = GAME.view(st3, None).last
+    assert last3 is not None and last3.via is None
 
 
 @pytest.mark.parametrize("board_id", ["6x4", "5x5"])
@@ -304,6 +380,12 @@ def test_hard_ai_sees_the_40_turn_tiebreak_coming() -> None:
 def test_ai_tiebreak_answer_accepts_only_a_win() -> None:
     st = state("6x4", "R111@a1 B111@d6 R211@b3")  # no expulsion yet: blue would win
     play(st, DRAW)
+    d = decision(st)
+    assert d.args == TiebreakQuestion(proposer=RED, winner=BLUE)
+    assert {o.id: o.args for o in d.options} == {
+        "accept": TiebreakReply(accept=True),
+        "refuse": TiebreakReply(accept=False),
+    }
     assert GAME.ai_choose(st, decision(st), random.Random(0)) == "accept"
     st2 = state("6x4", "R111@a1 B111@d6 R211@b3", last_expeller=RED)
     play(st2, DRAW)
