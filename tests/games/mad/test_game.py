@@ -130,6 +130,15 @@ def test_options_carry_typed_args_matching_their_notation() -> None:
     assert rot is not None and rot.args == Rotation(ships=(1, 2, 3))
 
 
+def test_typing_hint_shows_a_quiet_move_else_a_teleport() -> None:
+    """The hint's example is a displacement without expulsion, else a permutation."""
+    quiet = decision(state("6x4", "R111@a1 B111@d6 R211@b3"))
+    assert quiet.hint is not None and "text:a1-a2`" in quiet.hint.en
+    only_captures = decision(state("6x4", "R111@a1 B111@d6 B211@a2 B121@b1"))
+    assert [o.id for o in only_captures.options] == ["a1xa2", "a1xb1", "111=222", DRAW]
+    assert only_captures.hint is not None and "coup:111=222`" in only_captures.hint.fr
+
+
 def test_bad_setup_options_are_refused() -> None:
     with pytest.raises(IllegalDecision):
         new(board="7x7")
