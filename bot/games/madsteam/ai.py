@@ -1,0 +1,222 @@
+"""Madsteam's AI, reading only the seat's typed view and the decision.
+
+``hard`` weighs each move by what the shelter needs (denrées for the next
+feeding, ammo to hunt, resources for repairs and comfort), hunts for the most
+food, repairs, resolves the best event and climbs comfort; ``easy`` moves at
+random among legal moves and answers every other question the plain way.
+"""
+
+from __future__ import annotations
+
+import random
+
+from bot.engine.decisions import Allocation, Decision, Many
+from bot.engine.game import Reply
+from bot.games.madsteam.args import Hunt, KeepObject, Move, PlaceHeroes, Resolve
+from bot.games.madsteam.view import MSView, PlayerView, RoomView
+
+OBJECT_TASTE = {
+    "hunt": 5,
+    "bonus": 4,
+    "free_well": 4,
+    "search": 3,
+    "hunt_choice": 2,
+    "free_move": 2,
+}
+
+
+def _fill(ask: Allocation, order: list[str], total: int | None = None) -> dict[str, int]:
+    """Amounts in ``order`` of preference, each from its minimum up to its maximum, until
+    the first total (exact or at most) is met; other quantities at their minimum."""
+    amounts = {q.id: q.min for q in ask.quantities}
+    if total is None:
+        t = ask.totals[0] if ask.totals else None
+        total = (t.max if t and t.max is not None else t.min if t and t.min is not None else 0) or 0
+    left = total - sum(amounts.values())
+    for qid in order + [q.id for q in ask.quantities]:
+        q = ask.quantity(qid)
+        if q is None or left <= 0:
+            continue
+        add = min(q.max - amounts[qid], left)
+        amounts[qid] += add
+        left -= add
+    return amounts
+
+
+def choose(view: MSView, d: Decision, rnd: random.Random, level: str = "hard") -> Reply:
+    me = view.players[d.seat]
+    hard = level != "easy"
+    kind = d.kind
+    ask = d.ask
+    if kind == "shelter":
+        return (d.options[0] if hard else rnd.choice(d.options)).id
+    if kind == "keep":
+        if not hard:
+            return rnd.choice(d.options).id
+        best = max(
+            d.options,
+            key=lambda o: OBJECT_TASTE.get(_effect_kind(me, o.args), 0),
+        )
+        return best.id
+    if kind == "heroes":
+        if hard:
+            for o in d.options:
+                if isinstance(o.args, PlaceHeroes) and o.args.five == "supermarket":
+                    return o.id
+        return rnd.choice(d.options).id
+    if kind == "move":
+        if not hard:
+            return rnd.choice(d.options).id
+        return max(d.options, key=lambda o: _move_score(view, me, o.args) + rnd.random() * 0.1).id
+    if kind == "well":
+        return "pump"
+    if kind == "hunt":
+        hunts = [o for o in d.options if isinstance(o.args, Hunt) and o.args.index is not None]
+        if not hunts:
+            return d.options[0].id
+        return max(hunts, key=lambda o: int(o.stats.get("food", 0))).id
+    if kind == "resolve":
+        solvable = [
+            o for o in d.options if isinstance(o.args, Resolve) and o.args.event is not None
+        ]
+        if solvable:
+            return max(solvable, key=lambda o: int(o.stats.get("points", 0))).id
+        return d.options[-1].id
+    if kind == "comfort":
+        assert isinstance(ask, Many)
+        return [o.id for o in d.options]
+    if isinstance(ask, Allocation):
+        return _allocate(view, me, d, ask, hard)
+    return d.options[0].id
+
+
+def _effect_kind(me: PlayerView, args: object) -> str:
+    return "bonus" if isinstance(args, KeepObject) else ""
+
+
+def _needs(view: MSView, me: PlayerView) -> dict[str, float]:
+    """How much one more token of each kind is worth now."""
+    r = me.resources
+    stock = r["water"] + r["food"] + r["cans"]
+    hungry = stock < me.feed_cost + 3
+    return {
+        "water": 3.0 if r["water"] < 1 else (2.0 if hungry else 1.0),
+        "food": 2.5 if hungry else 1.2,
+        "cans": 2.5 if hungry else 1.5,
+        "wood": 1.2 if r["wood"] < 4 else 0.6,
+        "metal": 1.2 if r["metal"] < 4 else 0.6,
+        "chips": 1.5 if r["chips"] < 2 else 0.7,
+        "ammo": 1.0 if r["ammo"] < 4 else 0.4,
+    }
+
+
+def _move_score(view: MSView, me: PlayerView, args: object) -> float:
+    if not isinstance(args, Move):
+        return 0.0
+    need = _needs(view, me)
+    value = [3, 4, 4, 5][args.hero]
+    place = next(p for p in view.places if p.id == args.place)
+    score = 0.0
+    # Pressure: weaker standing heroes of other clans give up to the difference.
+    for h in place.heroes:
+        if h.seat != me.seat and h.standing and h.value < value:
+            score += 0.8 * (value - h.value)
+    if place.id == "well":
+        if me.resources["chips"] >= 1:
+            score += need["water"] * min(value, place.supply or 0) - 1.5
+    elif place.resource is not None:
+        score += need[place.resource] * min(value, place.supply or 0)
+        if place.gibier:
+            top = place.gibier[-1]
+            reach = value + me.hunt_bonus + me.resources["ammo"]
+            if top.strength <= reach:
+                score += need["food"] * me.next_food.get(top.strength, 0) * 0.9
+    elif place.id in ("house_a", "house_b"):
+        score += 1.1 * min(value, place.search_left or 0) + 1.5 * min(1, len(place.objects))
+    elif place.id == "supermarket":
+        free = [i for i, s in enumerate(place.slots) if s is None]
+        score += need["cans"] * (2 if free else 0) + (
+            1.5 if not any(h.standing for h in place.heroes) else 0
+        )
+    if args.free_move:
+        score -= 1.0
+    return score
+
+
+def _allocate(
+    view: MSView, me: PlayerView, d: Decision, ask: Allocation, hard: bool
+) -> dict[str, int]:
+    kind = d.kind
+    r = me.resources
+    if kind == "rooms":
+        rooms = sorted(range(len(me.rooms)), key=lambda i: me.rooms[i].cost / me.rooms[i].slots)
+        return _fill(ask, [f"room{i}" for i in rooms])
+    if kind == "lose":
+        order = sorted(
+            (q.id for q in ask.quantities),
+            key=lambda qid: _room(me, qid).survivors == _room(me, qid).slots,
+        )
+        return _fill(ask, order)
+    if kind == "pressure":
+        if hard and r["ammo"] <= 2:
+            gifts = sorted(("wood", "metal", "chips"), key=lambda x: -r[x])
+            return _fill(ask, [*gifts, "ammo"])
+        return _fill(ask, ["ammo", "wood", "metal", "chips"])
+    if kind == "feed":
+        return _fill(ask, ["food", "water", "cans"])
+    if kind == "recruit":
+        if hard and view.round == view.rounds:
+            cap = max(0, me.comfort + 2 - me.survivors)
+            t = ask.totals[0].max or 0
+            limit = min(t, cap)
+        else:
+            limit = None
+        # Rooms already occupied cost nothing more to feed; nearly full ones come first.
+        order = sorted(
+            (q.id for q in ask.quantities),
+            key=lambda qid: (
+                _room(me, qid).survivors == 0,
+                _room(me, qid).slots - _room(me, qid).survivors,
+            ),
+        )
+        return _fill(ask, order, limit)
+    if kind == "repair":
+        left = dict(r)
+        amounts = {q.id: 0 for q in ask.quantities}
+        for q in ask.quantities:
+            obj = next((o for o in me.inactive if f"obj-{o.id}" == q.id), None)
+            if obj is None:
+                continue
+            cost: dict[str, int] = {}
+            for c in obj.cost:
+                cost[c] = cost.get(c, 0) + 1
+            if all(left.get(k, 0) >= v for k, v in cost.items()):
+                amounts[q.id] = 1
+                for k, v in cost.items():
+                    left[k] -= v
+        return amounts
+    if kind == "hunt-alloc":
+        hunt = ask.quantity("hunt")
+        assert hunt is not None
+        spend = hunt.min if r["ammo"] > 3 else hunt.max
+        total = ask.totals[0].min or 0
+        return {"hunt": spend, "ammo": total - spend}
+    if kind == "house":
+        objs = [q.id for q in ask.quantities if q.id != "search"]
+        value = ask.totals[0].max or 0
+        take = objs[: max(0, value // 2)] if hard else objs[:1]
+        amounts = {q.id: 0 for q in ask.quantities}
+        for qid in take:
+            amounts[qid] = 1
+        s = ask.quantity("search")
+        if s is not None:
+            amounts["search"] = min(s.max, value - len(take))
+        return amounts
+    return _fill(ask, [])
+
+
+def _room(me: PlayerView, qid: str) -> RoomView:
+    for i, room in enumerate(me.rooms):
+        if f"room{i}" == qid:
+            return room
+    raise KeyError(qid)
