@@ -1,0 +1,33 @@
+"""Match logs recorded before the structured-decisions engine still replay and verify.
+
+``tests/golden/*.md`` were recorded with the engine as it was before (log format
+1, one option per choice); today's engine upgrades their choices through each
+game's ``upgrade_choice`` and must recompute every die from the revealed seed
+and replay the decisions to exactly the same rolls and result.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.cli.verify import check_dice, check_replay, read_log
+
+GOLDEN = Path(__file__).resolve().parents[1] / "golden"
+LOGS = sorted(GOLDEN.glob("*.md"))
+
+
+def test_there_are_golden_logs_of_every_recorded_game() -> None:
+    games = {read_log(p)["game"] for p in LOGS}
+    assert {"arena", "mad", "mad-arena"} <= games
+
+
+@pytest.mark.parametrize("path", LOGS, ids=[p.stem for p in LOGS])
+def test_a_golden_log_replays_and_verifies(path: Path) -> None:
+    data = read_log(path)
+    assert data.get("format", 1) == 1, "golden logs are the ones recorded before the change"
+    ok, message = check_dice(data)
+    assert ok, message
+    ok, message = check_replay(data)
+    assert ok, message
