@@ -140,6 +140,9 @@ MESSAGES: dict[str, str] = {
     ),
     "err.generic": "Sorry, something went wrong. Please try again.",
     "err.guild_only": "Matches are played in a server channel.",
+    "err.not_offered": "Sorry, that choice was not offered here, so nothing was changed.",
+    "err.unknown_choice": "Sorry, `{value}` is not one of the choices for *{param}* ({choices}), so nothing was changed.",
+    "err.unknown_command": "Sorry, I do not know this command (your Discord may show an outdated list), so nothing was done.",
 }
 
 COMMANDS: dict[str, str] = {

@@ -141,6 +141,9 @@ MESSAGES: dict[str, str] = {
     ),
     "err.generic": "Désolé, quelque chose s'est mal passé. Réessayez.",
     "err.guild_only": "Les parties se jouent dans un salon de serveur.",
+    "err.not_offered": "Désolé, ce choix n'était pas proposé ici : rien n'a changé.",
+    "err.unknown_choice": "Désolé, `{value}` ne fait pas partie des choix pour *{param}* ({choices}) : rien n'a changé.",
+    "err.unknown_command": "Désolé, je ne connais pas cette commande (votre Discord affiche peut-être une liste périmée) : rien n'a été fait.",
 }
 
 COMMANDS: dict[str, str] = {
