@@ -55,6 +55,8 @@ PRESSURE_GIFTS: list[str] = ["wood", "metal", "chips"]
 """What a pressured clan gives: ressources (the book keeps denrées apart); ammo defends."""
 COMFORT_RES: list[str] = ["wood", "metal", "chips"]
 COMFORT_PRICE = 2
+COMFORT_STEP = 2
+"""Amélioration du Confort: the gauge reads 4, 6, 8...; a step is 2 (12 + 2 steps = 16)."""
 KEEP_WATER = 1
 
 EDGES: set[frozenset[str]] = {
@@ -441,7 +443,7 @@ def resolve_pressure(state: MSState, defender: int, amounts: dict[str, int], ctx
 
 def _gain(p: Player, r: str, n: int) -> None:
     if r == "comfort":
-        p.comfort += n
+        p.comfort += COMFORT_STEP * n
     else:
         p.add(r, n)
 
@@ -763,7 +765,7 @@ def _after_recruit(state: MSState, seat: int, ctx: Ctx) -> None:
             p.add(e.resource, e.amount)
             got[e.resource] = got.get(e.resource, 0) + e.amount
         elif e.kind == "comfort":
-            p.comfort += e.amount
+            p.comfort += COMFORT_STEP * e.amount
             got["comfort"] = got.get("comfort", 0) + e.amount
     if got:
         ctx.emit(
@@ -842,7 +844,7 @@ def do_comfort(state: MSState, seat: int, picked: list[str], ctx: Ctx) -> None:
     p = state.players[seat]
     for r in picked:
         p.add(r, -COMFORT_PRICE)
-        p.comfort += 1
+        p.comfort += COMFORT_STEP
     if picked:
         ctx.emit(
             "comfort",

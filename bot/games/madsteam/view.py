@@ -124,7 +124,7 @@ def effect_text(kind: str, place: str | None, resource: str | None, amount: int)
         "hunt_choice": "Choix du gibier",
         "free_move": "Mouvement illimité",
         "income": f"+{amount} {resource} / tour",
-        "comfort": f"Confort +{amount} / tour",
+        "comfort": f"Confort +{amount} cran / tour",
     }.get(kind, kind)
 
 
