@@ -100,7 +100,7 @@ def _needs(view: MSView, me: PlayerView) -> dict[str, float]:
     stock = r["water"] + r["food"] + r["cans"]
     hungry = stock < me.feed_cost + 3
     return {
-        "water": 3.0 if r["water"] < 1 else (2.0 if hungry else 1.0),
+        "water": 4.0 if r["water"] < 1 else (2.0 if hungry else 1.0),
         "food": 2.5 if hungry else 1.2,
         "cans": 2.5 if hungry else 1.5,
         "wood": 1.2 if r["wood"] < 4 else 0.6,
@@ -165,21 +165,23 @@ def _allocate(
     if kind == "feed":
         return _fill(ask, ["food", "water", "cans"])
     if kind == "recruit":
-        if hard and view.round == view.rounds:
-            cap = max(0, me.comfort + 2 - me.survivors)
-            t = ask.totals[0].max or 0
-            limit = min(t, cap)
-        else:
-            limit = None
-        # Rooms already occupied cost nothing more to feed; nearly full ones come first.
-        order = sorted(
-            (q.id for q in ask.quantities),
-            key=lambda qid: (
-                _room(me, qid).survivors == 0,
-                _room(me, qid).slots - _room(me, qid).survivors,
-            ),
-        )
-        return _fill(ask, order, limit)
+        t = ask.totals[0].max or 0
+        if not hard:
+            return _fill(ask, [], t)
+        limit = t
+        if view.round == view.rounds:
+            limit = min(limit, max(0, me.comfort + 2 - me.survivors))
+        # Survivors in occupied rooms cost nothing more to feed: only those, nearly full first.
+        occupied = [q.id for q in ask.quantities if _room(me, q.id).survivors > 0]
+        occupied.sort(key=lambda qid: _room(me, qid).slots - _room(me, qid).survivors)
+        amounts = {q.id: 0 for q in ask.quantities}
+        for qid in occupied:
+            q = ask.quantity(qid)
+            assert q is not None
+            add = min(q.max, limit)
+            amounts[qid] = add
+            limit -= add
+        return amounts
     if kind == "repair":
         left = dict(r)
         amounts = {q.id: 0 for q in ask.quantities}

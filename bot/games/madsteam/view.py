@@ -162,7 +162,7 @@ def build_view(state: MSState, seat: int | None) -> MSView:
         pv = PlaceView(
             id=pid,
             name=PLACE_NAMES[pid],
-            resource=HARVEST.get(pid),  # type: ignore[call-overload]
+            resource=HARVEST.get(pid),
             supply=state.supply.get(pid) if pid in HARVEST else None,
             heroes=heroes,
         )
@@ -188,7 +188,7 @@ def build_view(state: MSState, seat: int | None) -> MSView:
                 shelter=state.data.shelter(p.shelter).name if p.shelter else None,
                 resources={
                     r: p.has(r) for r in ("water", "food", "cans", "wood", "metal", "chips", "ammo")
-                },  # type: ignore[misc]
+                },
                 rooms=[
                     RoomView(
                         name=r.name,

@@ -64,8 +64,9 @@ def test_render_board_and_shelter_are_pngs() -> None:
 
 def test_views_hide_the_setup_draw_of_others() -> None:
     m = Match.create("madsteam", [SeatSpec(name="A"), SeatSpec(name="B")], seed="secret")
-    assert m.view(0).players[0].drawn and not m.view(0).players[1].drawn
-    assert not any(p.drawn for p in m.view(None).players)
+    mine, public = GAME.view(m.state, 0), GAME.view(m.state, None)
+    assert mine.players[0].drawn and not mine.players[1].drawn
+    assert not any(p.drawn for p in public.players)
 
 
 @pytest.mark.parametrize("level", ["easy", "hard"])

@@ -8,7 +8,7 @@ from bot.engine.errors import IllegalDecision
 from bot.engine.game import SeatSpec
 from bot.games.madsteam import GAME, rules
 from bot.games.madsteam.args import Move
-from bot.games.madsteam.state import Gibier
+from bot.games.madsteam.state import Gibier, MSState
 from tests.games.madsteam.helpers import (
     clear_board,
     harvest_turn,
@@ -234,7 +234,7 @@ def test_food_track_grows_per_strength() -> None:
 
 
 # --- Phase d'Abri ----------------------------------------------------------------------------
-def _shelter(state, seat: int = 0) -> None:  # type: ignore[no-untyped-def]
+def _shelter(state: MSState, seat: int = 0) -> None:
     state.phase = "shelter"
     for i, p in enumerate(state.players):
         p.step = "feed" if i == seat else "done"
