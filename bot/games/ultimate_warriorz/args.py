@@ -89,3 +89,7 @@ class RollRef(Args):
     fighter: str
     resolution: int
     roll: int
+
+
+class Continue(Args):
+    """Go on after a lucky charm's effect (the next secret questions open after this)."""

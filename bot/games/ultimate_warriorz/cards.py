@@ -13,7 +13,15 @@ import tomllib
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from bot.engine.errors import IllegalDecision
 from bot.engine.text import Text
@@ -238,6 +246,7 @@ class CardSet(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     fighters: list[FighterData]
+    _index: dict[str, Card] | None = PrivateAttr(default=None)
 
     @model_validator(mode="after")
     def _all_fighters(self) -> CardSet:
@@ -256,11 +265,12 @@ class CardSet(BaseModel):
         raise KeyError(fid)
 
     def card(self, cid: str) -> Card:
-        for f in self.fighters:
-            for c in f.cards:
-                if c.id == cid:
-                    return c
-        raise KeyError(cid)
+        if self._index is None:
+            self._index = {c.id: c for f in self.fighters for c in f.cards}
+        try:
+            return self._index[cid]
+        except KeyError:
+            raise KeyError(cid) from None
 
 
 CARD_DATA_MAX = 64 * 1024

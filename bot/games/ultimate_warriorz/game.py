@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import random
 from typing import Any
 
@@ -181,7 +182,8 @@ class UltimateWarriorz(Game[UWState, UWView]):
         return UWState.model_validate(data)
 
     def copy(self, state: UWState) -> UWState:
-        return state.model_copy(deep=True)
+        """A deep copy sharing the card data, which the rules never change once loaded."""
+        return copy.deepcopy(state, memo={id(state.cards): state.cards})
 
     def round_label(self, state: UWState) -> int:
         return state.round

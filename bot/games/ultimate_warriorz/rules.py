@@ -20,6 +20,7 @@ from bot.games.ultimate_warriorz.args import (
     CharmFlip,
     CharmNo,
     CharmReroll,
+    Continue,
     Die,
     DoubleShot,
     GiveSkull,
@@ -558,6 +559,8 @@ def action_options(state: UWState) -> list[Option]:
 def pending(state: UWState) -> list[Decision]:
     if state.phase == "over":
         return []
+    if state.hold is not None:
+        return [_hold_decision(state, state.hold)]
     if state.resolution is not None:
         return _resolution_decisions(state)
     if state.phase == "draft":
@@ -809,6 +812,24 @@ def _resolution_decisions(state: UWState) -> list[Decision]:
     return []
 
 
+def _hold_seat(state: UWState, r: Resolution) -> int:
+    attacker = r.rolls[0].attacker if r.rolls else None
+    if attacker is not None:
+        return state.fighter(attacker).seat
+    return state.fighter(r.rolls[0].target).seat if r.rolls else 0
+
+
+def _hold_decision(state: UWState, seat: int) -> Decision:
+    return Decision(
+        key=f"continue:{state.hold_step}",
+        seat=seat,
+        kind="continue",
+        prompt=Text(fr="Le combat continue.", en="The fight goes on."),
+        options=[Option(id="continue", label=Text(fr="Continuer", en="Continue"), args=Continue())],
+        timing="action",
+    )
+
+
 def _strike_decision(state: UWState, r: Resolution) -> Decision:
     """Baobab's strike: each die may go to another fighter of the zone, one die each (RULINGS)."""
     primary = r.rolls[0]
@@ -912,6 +933,18 @@ def apply(state: UWState, answer: Answer, ctx: Ctx) -> None:
         return
     if kind in ("charm", "charm-dice"):
         _apply_charm(state, answer)
+        before = state.resolution
+        _continue(state, ctx)
+        if before is not None and state.resolution is not before and state.phase != "over":
+            # The charm's effect is public now: new secret questions (next round's picks,
+            # a charm against the stones) open only after a visible step, so no answer to a
+            # secret question is ever told apart by what follows it.
+            if any(d.secret for d in pending(state)):
+                state.hold = _hold_seat(state, before)
+        return
+    if kind == "continue":
+        state.hold = None
+        state.hold_step += 1
         _continue(state, ctx)
         return
     if kind == "strike":

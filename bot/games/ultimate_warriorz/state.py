@@ -123,6 +123,9 @@ class UWState(BaseModel):
     action: Action | None = None
     resolution: Resolution | None = None
     next_roll: int = 1
+    hold: int | None = None
+    """A seat asked to continue after a charm's effect, before new secret questions open."""
+    hold_step: int = 0
     last: list[Text] = Field(default_factory=list)
     """What the last action did, for the image."""
     result_winners: list[int] = Field(default_factory=list)

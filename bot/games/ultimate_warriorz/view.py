@@ -63,6 +63,8 @@ class FighterView(BaseModel):
     """The active card's defence (the sheet's before any card); spear whirl: rolled per attack."""
     defence_rolled: bool
     active: CardView | None
+    effect: str | None
+    """The lasting effect of its active card (ghost-ring, calumet, light-suit, spear-whirl)."""
     effects: list[Text]
     """Lasting effects readable at a glance: ring, calumet, light suit, spear whirl, tokens."""
     picked: bool
@@ -195,6 +197,7 @@ def build_view(state: UWState, seat: int | None) -> UWView:
                 defence_now=defence(state, f),
                 defence_rolled=active_effect(state, f) == "spear-whirl",
                 active=c_active,
+                effect=active_effect(state, f),
                 effects=_effects(state, f),
                 picked=f.pick is not None,
                 acted=f.acted,
