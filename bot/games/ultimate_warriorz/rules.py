@@ -991,8 +991,8 @@ def _apply_action(state: UWState, answer: Answer, ctx: Ctx) -> None:
             _attack(state, f, [state.fighter(tid)], o, ctx)
         case Keg(obligation=i, zone=z):
             o = a.obligations[i]
-            o.done = True
             victims = [t for t in _targets(state, a, i) if t.zone == z]
+            o.done = True
             o.targets += [t.id for t in victims]
             _attack(state, f, victims, o, ctx, shared=True)
         case DoubleShot(obligation=i, targets=tids):
