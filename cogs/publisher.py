@@ -33,6 +33,18 @@ class DiscordPublisher:
             return None
         return message.id
 
+    async def send_once(self, channel_id: int, msg: Msg, nonce: str) -> int | None:
+        """``send`` with a nonce Discord enforces (``enforce_nonce``, which discord.py sets
+        with any nonce): the outbox repeating a post after a restart gets the message
+        already created with that nonce back instead of a duplicate (within Discord's
+        window of a few minutes)."""
+        try:
+            message = await self._channel(channel_id).send(**send_kwargs(msg), nonce=nonce)
+        except discord.HTTPException as exc:
+            log.warning("send to channel %s failed: %s %s", channel_id, exc.status, exc.code)
+            return None
+        return message.id
+
     async def edit(self, channel_id: int, message_id: int, msg: Msg) -> bool:
         partial = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
         try:

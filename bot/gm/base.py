@@ -52,15 +52,15 @@ class Base:
                 # Raises while the store still fails: better an error than a wrong state.
                 live.match = await self.store.load_match(mid)
                 self._must_reload.discard(mid)
-                self._rebuild_round(live)
+                await self._restore_public(live)
             return live
-        rec = await self.store.get(mid)
+        rec = await self.store.get(mid, snapshot=False)
         if rec is None or rec.status not in ACTIVE:
             return None
         live = Live(rec)
         if rec.status == "live":
             live.match = await self.store.load_match(mid)
-            self._rebuild_round(live)
+            await self._restore_public(live)
             live.deadlines = {d.key: d.due_at for d in await self.store.deadlines(mid)}
             live.timers = await self._load_timers(mid)
         self._live[mid] = live
@@ -79,7 +79,16 @@ class Base:
             log.exception("match %s: reloading from the store failed too", live.mid)
             return
         self._must_reload.discard(live.mid)
-        self._rebuild_round(live)
+        await self._restore_public(live)
+
+    async def _restore_public(self, live: Live) -> None:
+        """The public state stored with the match's last commit (events not posted yet,
+        the round board); rebuilt from the pending decisions for a match stored without."""
+        state = await self.store.public_state(live.mid)
+        if state is not None:
+            live.restore_public(state)
+        else:
+            self._rebuild_round(live)
 
     # Once a match starts, the store's ``options`` column holds the game's effective
     # options only (what a replay needs); the table's own settings (deadlines) are the
@@ -117,20 +126,17 @@ class Base:
         The channel's (or thread's) own match; else, in thread mode, the one
         match of this parent channel where the user is seated.
         """
-        rec = await self.store.active_in_channel(channel_id)
+        rec = await self.store.active_in_channel(channel_id, snapshot=False)
         if rec is not None:
             return rec
-        mine = [
-            r
-            for r in await self.store.active_matches()
-            if r.channel_id == channel_id and any(s.user_id == user_id for s in r.seats)
-        ]
+        # Indexed by the user's seats; no snapshot is read (or parsed).
+        mine = await self.store.active_of_user_in_channel(channel_id, user_id)
         if len(mine) > 1:
             mine = [r for r in mine if r.status == "live"]
         return mine[0] if len(mine) == 1 else None
 
     async def live_in(self, channel_id: int) -> Live | None:
-        rec = await self.store.active_in_channel(channel_id)
+        rec = await self.store.active_in_channel(channel_id, snapshot=False)
         if rec is None:
             return None
         return await self._get(rec.id)

@@ -2,14 +2,23 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 from bot.engine import IllegalDecision, StaleDecision
 from bot.gm.msg import Msg
 from bot.gm.play import PlayMixin
+from bot.gm.posting import Out
+from bot.gm.prompts import subject_name
 from bot.i18n import t
+from bot.store.records import Deadline
 
 log = logging.getLogger(__name__)
+
+TICK_BATCH = 64
+"""Due timers read per query; a tick reads batches until nothing is due."""
+TICK_PARALLEL = 8
+"""Matches handled at once within a batch (their AI and rendering overlap in threads)."""
 
 
 class DeadlinesMixin(PlayMixin):
@@ -17,13 +26,40 @@ class DeadlinesMixin(PlayMixin):
 
     # --- timers ----------------------------------------------------------------------------
     async def tick(self) -> None:
-        """Fire due reminders and deadlines (called every few seconds, and by tests)."""
+        """Deliver posts still owed, then fire due reminders and deadlines.
+
+        Only due timers are read (an indexed range, in batches of ``TICK_BATCH``);
+        timers of different matches fire concurrently, one match's in order.
+        """
+        for mid in await self.store.outbox_matches():
+            async with self.lock(mid):
+                await self._flush(mid)
         now = self.clock.now()
-        for dl in await self.store.deadlines():
-            if dl.due_at <= now:
-                await self._expire(dl.match_id, dl.key)
-            elif dl.remind_at <= now and not dl.reminded:
-                await self._remind(dl.match_id, dl.key, dl.due_at)
+        seen: set[tuple[int, str, bool]] = set()
+        while True:
+            due = await self.store.due_deadlines(now, limit=TICK_BATCH)
+            fresh = [dl for dl in due if (dl.match_id, dl.key, dl.due_at <= now) not in seen]
+            if not fresh:
+                return
+            by_match: dict[int, list[Deadline]] = {}
+            for dl in fresh:
+                seen.add((dl.match_id, dl.key, dl.due_at <= now))
+                by_match.setdefault(dl.match_id, []).append(dl)
+            groups = list(by_match.values())
+            for start in range(0, len(groups), TICK_PARALLEL):
+                await asyncio.gather(
+                    *(self._fire(group, now) for group in groups[start : start + TICK_PARALLEL])
+                )
+
+    async def _fire(self, group: list[Deadline], now: float) -> None:
+        for dl in group:
+            try:
+                if dl.due_at <= now:
+                    await self._expire(dl.match_id, dl.key)
+                elif dl.remind_at <= now and not dl.reminded:
+                    await self._remind(dl.match_id, dl.key, dl.due_at)
+            except Exception:
+                log.exception("timer %s of match %s failed", dl.key, dl.match_id)
 
     async def _remind(self, mid: int, key: str, due_at: float) -> None:
         async with self.lock(mid):
@@ -37,12 +73,10 @@ class DeadlinesMixin(PlayMixin):
             seat = live.match.seats[d.seat]
             if seat.user_id is None or seat.ai:
                 return
+            info = live.match.game.info
+            what = subject_name(d.subject, live.lang, info) if d.subject else seat.name
             text = t(
-                live.lang,
-                "timer.remind",
-                user=f"<@{seat.user_id}>",
-                what=d.subject or seat.name,
-                ts=int(due_at),
+                live.lang, "timer.remind", user=f"<@{seat.user_id}>", what=what, ts=int(due_at)
             )
             await self._post(live, Msg(content=text, mentions=[seat.user_id]))
 
@@ -60,13 +94,16 @@ class DeadlinesMixin(PlayMixin):
                 return
             seat = match.seats[d.seat]
             choice = await self._ai_choice(match, d)
+            name = f"<@{seat.user_id}>" if seat.user_id is not None else seat.name
+            if d.subject:
+                name = f"{name} ({subject_name(d.subject, live.lang, match.game.info)})"
+            # "Time is up" goes out with the decision it explains, before what follows.
+            notice = Out("post", Msg(content=t(live.lang, "timer.expired", who=name)))
             try:
-                await self._commit(live, choice, match.version, by_ai=True)
+                await self._commit(live, choice, match.version, by_ai=True, before=[notice])
             except (StaleDecision, IllegalDecision):
                 log.exception("timeout choice refused in match %s", mid)
                 return
-            name = f"<@{seat.user_id}>" if seat.user_id is not None else seat.name
-            who = f"{name} ({d.subject})" if d.subject else name
-            await self._post(live, Msg(content=t(live.lang, "timer.expired", who=who)))
-            await self._advance(live)
+            if live.match is not None and not live.match.over:
+                await self._advance(live)
             await self._deliver_private(live)

@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import logging
 
-from bot.engine import Match
-from bot.engine.log import markdown_log
 from bot.gm import present
 from bot.gm.live import Live
 from bot.gm.msg import Actor, Attachment, Embed, Msg, Reply, clip
-from bot.gm.posting import PostingMixin
+from bot.gm.posting import Out, PostingMixin
 from bot.i18n import t
 
 log = logging.getLogger(__name__)
@@ -18,7 +16,9 @@ log = logging.getLogger(__name__)
 class EndingMixin(PostingMixin):
     """A match that is over, abandoned or cancelled."""
 
-    async def _finish(self, live: Live) -> None:
+    async def _finish_outs(self, live: Live) -> list[Out]:
+        """The end of a match (planned with its last commit): the round board closed, then
+        the final image, results, seed reveal and the log (built from the store)."""
         match = live.match
         assert match is not None
         lang = live.lang
@@ -63,53 +63,36 @@ class EndingMixin(PostingMixin):
             colour=0x50C878,
             fields=fields,
         )
-        files = [await self._log_file(live, match, lang)]
+        files = []
         if image:
             embed.image = f"match{live.mid}-final.png"
-            files.insert(0, Attachment(embed.image, image))
-        await self._edit(
-            live, "round", present.round_msg(live.mid, match, [], [], {}, lang), create=False
-        )
-        await self._post(live, Msg(embeds=[embed], files=files))
-        for d in list(live.deadlines):
-            await self.store.clear_deadline(live.mid, d)
-        live.deadlines.clear()
-        self._live.pop(live.mid, None)
+            files.append(Attachment(embed.image, image))
+        closed = present.round_msg(live.mid, match, [], [], {}, lang)
+        return [
+            Out("edit", closed, role="round", create=False),
+            Out("post", Msg(embeds=[embed], files=files), log_lang=lang),
+        ]
 
     async def _close(self, live: Live, actor: Actor, status: str) -> Reply:
         lang = live.lang
-        await self.store.set_status(live.mid, status)
-        for d in await self.store.deadlines(live.mid):
-            await self.store.clear_deadline(live.mid, d.key)
-        self._live.pop(live.mid, None)
         text = t(lang, "close." + status, who=f"<@{actor.user_id}>", mid=live.mid)
         rec = live.rec
         if rec.status == "lobby":
             msg = present.lobby_msg(
                 rec.id, rec.game, rec.mode, rec.options, rec.seats, rec.host_id, lang, closed=text
             )
-            await self._edit(live, "lobby", msg, create=False)
+            outs = [Out("edit", msg, role="lobby", create=False)]
         else:
             match = live.match
             assert match is not None
-            files = [await self._log_file(live, match, lang)]
-            await self._edit(
-                live, "round", present.round_msg(live.mid, match, [], [], {}, lang), create=False
-            )
-            await self._post(live, Msg(content=text, files=files))
+            closed = present.round_msg(live.mid, match, [], [], {}, lang)
+            outs = [
+                Out("edit", closed, role="round", create=False),
+                Out("post", Msg(content=text), log_lang=lang),
+            ]
+        # The status and what it shows, in one transaction (its timers go with it).
+        await self.store.set_status(live.mid, status, outbox=[o.entry(live.target) for o in outs])
+        self._live.pop(live.mid, None)
+        live.deadlines.clear()
+        await self._flush(live.mid)
         return Reply.say(t(actor.lang, "close.done", mid=live.mid))
-
-    async def _log_file(self, live: Live, match: Match, lang: str) -> Attachment:
-        """The match log, built from the store (seed, options, logged decisions).
-
-        A match reloaded after a restart holds only the events since then; the
-        replay of the stored log has them all, so the attached log verifies after
-        any number of restarts. Only if that replay fails (which ``verify`` would
-        report too) is the in-memory match used, so players still get a log.
-        """
-        try:
-            source = await self.store.replay_match(live.mid)
-        except Exception:
-            log.exception("match %s: the stored log does not replay; log from memory", live.mid)
-            source = match
-        return Attachment(f"match{live.mid}-log.md", markdown_log(source, lang).encode())

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from typing import Any
 
 from bot.engine import Match
 from bot.engine.drafts import Draft
-from bot.engine.events import AnyEvent
+from bot.engine.events import AnyEvent, event_from_json
 from bot.engine.text import Text, lang_of
 from bot.gm import timers as tm
 from bot.i18n import t
@@ -52,6 +53,55 @@ class Live:
     """Deadline seconds by ``Decision.timing`` for this match."""
     drafts: dict[tuple[int, str], DraftSlot] = field(default_factory=dict)
     """Answers being built, by (seat, decision key); in memory only."""
+    board_last: dict[str, Any] | None = None
+    """The round board as last posted or edited (JSON): the same edit is not sent twice."""
+    to_dm: list[str] = field(default_factory=list)
+    """Keys of decisions the last round board asked anew: their DM prompts go out after
+    its commit (private, best effort: a restart loses them, the board's button does not)."""
+
+    # --- what players see between posts: stored with every commit (``public_state``) ----
+    def public_state(self) -> dict[str, Any]:
+        """The public state to store with a commit, so a restart resumes it exactly."""
+        return {
+            "batch": [e.model_dump(mode="json") for e in self.batch],
+            "batch_round": self.batch_round,
+            "round_keys": [[k, seat, subject] for k, (seat, subject) in self.round_keys.items()],
+            "board_fresh": self.board_fresh,
+            "board_who": sorted(
+                ([seat, subject] for seat, subject in self.board_who),
+                key=lambda p: (p[0], p[1] or ""),
+            ),
+        }
+
+    def restore_public(self, data: dict[str, Any]) -> None:
+        self.batch = [event_from_json(e) for e in data.get("batch", [])]
+        self.batch_round = data.get("batch_round")
+        self.round_keys = {k: (seat, subject) for k, seat, subject in data.get("round_keys", [])}
+        self.board_fresh = bool(data.get("board_fresh", False))
+        self.board_who = {(seat, subject) for seat, subject in data.get("board_who", [])}
+
+    def shadow(self) -> Live:
+        """A copy whose public state can change without touching this one (a commit's
+        plan: applied to ``self`` only once the store has taken it)."""
+        return replace(
+            self,
+            batch=list(self.batch),
+            round_keys=dict(self.round_keys),
+            board_who=set(self.board_who),
+            deadlines=dict(self.deadlines),
+            to_dm=[],
+        )
+
+    def adopt(self, other: Live) -> None:
+        """Take the public state of a committed shadow."""
+        self.batch = other.batch
+        self.batch_round = other.batch_round
+        self.round_keys = other.round_keys
+        self.board_fresh = other.board_fresh
+        self.board_who = other.board_who
+        self.deadlines = other.deadlines
+        self.board_last = other.board_last
+        self.to_dm = other.to_dm
 
     @property
     def mid(self) -> int:

@@ -14,6 +14,7 @@ from bot.gm import timers as tm
 from bot.gm.apply import ApplyMixin
 from bot.gm.live import Live
 from bot.gm.msg import Actor, Embed, Msg, Reply, Upload
+from bot.gm.posting import Out
 from bot.i18n import t
 
 UPLOAD_MAX = 64 * 1024
@@ -309,14 +310,8 @@ class LobbyMixin(ApplyMixin):
             )
         except IllegalDecision as exc:
             return Reply.say(exc.reason.get(actor.lang))
-        await self.store.start_match(rec.id, match)
         live.timers = tm.timers(rec.options)
-        await self._save_timers(rec.id, live.timers)
-        rec2 = await self.store.get(rec.id)
-        assert rec2 is not None
-        live.rec = rec2
-        live.match = match
-        live.batch = list(match.events)
+        await self._save_timers(rec.id, live.timers)  # kept by start_match
         lang = live.lang
         closed = present.lobby_msg(
             rec.id,
@@ -347,6 +342,9 @@ class LobbyMixin(ApplyMixin):
                 )
             ]
         )
-        await self._post(live, intro)
-        await self._advance(live, force_step=True)
+        # Stored with the start, then delivered: the lobby closed, the introduction, the
+        # setup's step and the first round board survive a crash right after Start.
+        await self._start_live(
+            live, match, [Out("edit", closed, role="lobby", create=False), Out("post", intro)]
+        )
         return Reply(update=closed)

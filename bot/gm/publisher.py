@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import base64
+from dataclasses import asdict
 from enum import Enum
-from typing import Protocol
+from typing import Any, Protocol
 
-from bot.gm.msg import Msg
+from bot.gm.msg import Attachment, Button, Embed, Msg, Row, Select, SelectOption
 
 
 class DmResult(Enum):
@@ -19,6 +21,10 @@ class Publisher(Protocol):
     async def send(self, channel_id: int, msg: Msg) -> int | None:
         """Post in a channel or thread; the new message id, or None on failure."""
         ...
+
+    # Optional: ``send_once(channel_id, msg, nonce) -> int | None``, a send Discord
+    # deduplicates by ``nonce`` (``enforce_nonce``): a post the outbox repeats after a
+    # restart is then not shown twice. A publisher without it gets ``send``.
 
     async def edit(self, channel_id: int, message_id: int, msg: Msg) -> bool:
         """Edit a message; False when it is gone (then the caller posts anew)."""
@@ -37,3 +43,49 @@ class Publisher(Protocol):
     async def create_thread(self, channel_id: int, name: str) -> int | None:
         """A public thread in ``channel_id``; None when the bot may not create one."""
         ...
+
+
+# --- messages as JSON (the outbox stores them rendered) --------------------------------
+def msg_to_json(msg: Msg) -> dict[str, Any]:
+    """A message as JSON, attachments base64-encoded: the outbox stores exactly what to
+    post, so a restart delivers the same message even though the match moved on."""
+    rows: list[Any] = []
+    for row in msg.rows:
+        if isinstance(row, Select):
+            rows.append({"select": asdict(row)})
+        else:
+            rows.append({"buttons": [asdict(b) for b in row]})
+    return {
+        "content": msg.content,
+        "embeds": [asdict(e) for e in msg.embeds],
+        "rows": rows,
+        "files": [
+            {"filename": a.filename, "data": base64.b64encode(a.data).decode("ascii")}
+            for a in msg.files
+        ],
+        "mentions": list(msg.mentions),
+    }
+
+
+def msg_from_json(data: dict[str, Any]) -> Msg:
+    """The inverse of :func:`msg_to_json`."""
+    rows: list[Row] = []
+    for row in data.get("rows", []):
+        if "select" in row:
+            sel = dict(row["select"])
+            sel["options"] = [SelectOption(**o) for o in sel["options"]]
+            rows.append(Select(**sel))
+        else:
+            rows.append([Button(**b) for b in row["buttons"]])
+    return Msg(
+        content=data.get("content"),
+        embeds=[
+            Embed(**{**e, "fields": [tuple(f) for f in e.get("fields", [])]})
+            for e in data.get("embeds", [])
+        ],
+        rows=rows,
+        files=[
+            Attachment(f["filename"], base64.b64decode(f["data"])) for f in data.get("files", [])
+        ],
+        mentions=list(data.get("mentions", [])),
+    )

@@ -88,3 +88,28 @@ class UserPrefs(BaseModel):
     dm: bool = False
     dm_closed: bool = False
     locale: str | None = None
+
+
+class OutboxEntry(BaseModel):
+    """A public post or edit a commit implies, written in that commit's transaction.
+
+    ``payload`` is opaque to the store (the game master's rendered message and how to
+    deliver it). ``kind`` ``post`` creates a message (``role``: the match message it
+    becomes, e.g. ``round``); ``edit`` changes the message playing ``role``.
+    """
+
+    kind: Literal["post", "edit"]
+    channel_id: int
+    payload: dict[str, Any]
+    role: str | None = None
+
+
+class OutboxItem(OutboxEntry):
+    """A stored :class:`OutboxEntry`, in delivery order (``id``) within its match."""
+
+    id: int
+    match_id: int
+    version: int
+    """The match version whose commit implied it."""
+    message_id: int | None = None
+    attempts: int = 0

@@ -206,6 +206,34 @@ MIGRATIONS: tuple[Migration, ...] = (
             "ALTER TABLE matches ADD COLUMN log_format INTEGER NOT NULL DEFAULT 1",
         ),
     ),
+    Migration(
+        7,
+        "the outbox: public posts and edits a commit implies, stored with it, delivered after",
+        (
+            """
+            CREATE TABLE outbox (
+                id           INTEGER PRIMARY KEY AUTOINCREMENT,
+                match_id     INTEGER NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+                version      INTEGER NOT NULL,
+                kind         TEXT    NOT NULL CHECK (kind IN ('post', 'edit')),
+                role         TEXT,
+                channel_id   INTEGER NOT NULL,
+                payload      TEXT,
+                message_id   INTEGER,
+                attempts     INTEGER NOT NULL DEFAULT 0,
+                delivered    INTEGER NOT NULL DEFAULT 0 CHECK (delivered IN (0, 1)),
+                created_at   REAL    NOT NULL,
+                delivered_at REAL
+            )
+            """,
+            "CREATE INDEX outbox_pending ON outbox (match_id, id) WHERE delivered = 0",
+            # What the game master shows publicly between posts (events not yet posted,
+            # the round board's state), written with each decision: a restart resumes it.
+            "ALTER TABLE matches ADD COLUMN public_state TEXT",
+            # Deadline ticks read only what is due (reminders included) through an index.
+            "CREATE INDEX deadlines_remind ON deadlines (remind_at) WHERE reminded = 0",
+        ),
+    ),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version

@@ -40,6 +40,8 @@ from bot.store.records import (
     GuildSettings,
     MatchRecord,
     Notice,
+    OutboxEntry,
+    OutboxItem,
     StoreConflict,
     UserPrefs,
 )
@@ -134,6 +136,17 @@ def _upgrade(
             log.append(_Logged(new, by_ai, created_at))
     match.seats = list(record.seats)
     return match, log
+
+
+def _load_snapshot(text: str, choices: list[Choice]) -> Match | None:
+    """A match from its snapshot JSON (worker thread); None when it must be replayed
+    instead (an older snapshot format, or a log of format 1, marked ``!``)."""
+    if text.startswith("!"):
+        return None
+    data = json.loads(text)
+    if int(data.get("format", 1)) < SNAPSHOT_FORMAT:
+        return None
+    return Match.from_snapshot(data, choices=choices)
 
 
 def snapshot_agrees(replayed: dict[str, Any], stored: dict[str, Any]) -> tuple[bool, str]:
@@ -353,12 +366,25 @@ class Store:
                 "UPDATE matches SET updated_at = ? WHERE id = ?", (self._clock(), match_id)
             )
 
-    async def start_match(self, match_id: int, match: Match) -> None:
+    async def start_match(
+        self,
+        match_id: int,
+        match: Match,
+        *,
+        outbox: Iterable[OutboxEntry] = (),
+        public_state: dict[str, Any] | None = None,
+        deadlines: Iterable[tuple[str, int, float, float]] = (),
+    ) -> None:
         """The lobby becomes live: seed, effective mode/options, seats and first snapshot.
 
         Choices the match already holds (normally none) are logged in the same
-        transaction, so the log always replays to the snapshot.
+        transaction, so the log always replays to the snapshot. ``outbox``: the public
+        posts and edits the start implies (the lobby closed, the first board...),
+        ``public_state`` and ``deadlines`` (key, seat, due_at, remind_at) the game
+        master's, all written in the same transaction.
         """
+        entries = list(outbox)
+        timers = list(deadlines)
         snapshot = _dumps(match.snapshot())
         if len(match.choices) != match.version:
             raise ValueError("match.choices must hold every applied choice")
@@ -390,6 +416,9 @@ class Store:
                     match_id,
                 ),
             )
+            await self._write_public(
+                db, match_id, match.version, entries, public_state, timers, now
+            )
 
     async def commit_decision(
         self,
@@ -399,6 +428,9 @@ class Store:
         *,
         by_ai: bool = False,
         notices: Iterable[tuple[int, Text]] = (),
+        outbox: Iterable[OutboxEntry] = (),
+        public_state: dict[str, Any] | None = None,
+        deadlines: Iterable[tuple[str, int, float, float]] = (),
     ) -> None:
         """Log ``choice`` and store the snapshot it produced, in ONE transaction.
 
@@ -406,12 +438,20 @@ class Store:
         sequence number). Raises :class:`StoreConflict`, writing nothing, if
         the stored version is not ``match.version - 1`` or the match is not live.
         ``notices`` (seat, text): the private events this decision produced for
-        human seats, stored undelivered in the same transaction.
+        human seats, stored undelivered in the same transaction. ``outbox``: the
+        public posts and edits it implies (delivered after the commit, in order,
+        until Discord has them); ``public_state``: the game master's public state
+        (events not posted yet, the round board); ``deadlines`` (key, seat, due_at,
+        remind_at): timers it arms. All in the same transaction.
         """
         pending_notices = list(notices)
+        entries = list(outbox)
+        timers = list(deadlines)
         if match.choices and match.choices[-1] != choice:
             raise ValueError("commit_decision: choice is not the match's last applied choice")
-        snapshot = _dumps(match.snapshot())  # serialise before taking the write lock
+        # Serialise before taking the write lock, in a worker thread (a large state's JSON
+        # must not stall the event loop; the caller holds the match, which does not move).
+        snapshot = await asyncio.to_thread(lambda: _dumps(match.snapshot()))
         option, answer = _answer_columns(choice)
         over = match.over
         now = self._clock()
@@ -454,7 +494,149 @@ class Store:
             )
             if over:
                 await db.execute("DELETE FROM deadlines WHERE match_id = ?", (match_id,))
+                timers = []
+            else:  # the answered decision's timer is done (re-armed below if asked again)
+                await db.execute(
+                    "DELETE FROM deadlines WHERE match_id = ? AND key = ?", (match_id, choice.key)
+                )
             await self._insert_notices(db, match_id, match.version, pending_notices, now)
+            await self._write_public(
+                db, match_id, match.version, entries, public_state, timers, now
+            )
+
+    async def _write_public(
+        self,
+        db: aiosqlite.Connection,
+        match_id: int,
+        version: int,
+        entries: list[OutboxEntry],
+        public_state: dict[str, Any] | None,
+        deadlines: list[tuple[str, int, float, float]],
+        now: float,
+    ) -> None:
+        """Outbox rows, public state and timers of a commit (inside its transaction)."""
+        if entries:
+            await db.executemany(
+                "INSERT INTO outbox (match_id, version, kind, role, channel_id, payload, "
+                "created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (match_id, version, e.kind, e.role, e.channel_id, _dumps(e.payload), now)
+                    for e in entries
+                ],
+            )
+        if public_state is not None:
+            await db.execute(
+                "UPDATE matches SET public_state = ? WHERE id = ?",
+                (_dumps(public_state), match_id),
+            )
+        if deadlines:
+            await db.executemany(
+                "INSERT INTO deadlines (match_id, key, seat, due_at, remind_at, reminded) "
+                "VALUES (?, ?, ?, ?, ?, 0) ON CONFLICT (match_id, key) DO UPDATE SET "
+                "seat = excluded.seat, due_at = excluded.due_at, "
+                "remind_at = excluded.remind_at, reminded = 0",
+                [(match_id, key, seat, due, remind) for key, seat, due, remind in deadlines],
+            )
+
+    # --- outbox ----------------------------------------------------------------------
+    async def add_public(
+        self,
+        match_id: int,
+        entries: Iterable[OutboxEntry] = (),
+        *,
+        public_state: dict[str, Any] | None = None,
+        deadlines: Iterable[tuple[str, int, float, float]] = (),
+    ) -> None:
+        """Queue public posts no decision implies (a lobby, a seat handed to the AI), with
+        the public state and timers that go with them, in one transaction; the rows are
+        numbered with the match's current version."""
+        rows = list(entries)
+        timers = list(deadlines)
+        if not rows and public_state is None and not timers:
+            return
+        async with self._write() as db:
+            async with db.execute("SELECT version FROM matches WHERE id = ?", (match_id,)) as c:
+                row = await c.fetchone()
+            if row is None:
+                raise KeyError(f"no match {match_id}")
+            await self._write_public(
+                db, match_id, row["version"], rows, public_state, timers, self._clock()
+            )
+
+    async def outbox(self, match_id: int, limit: int = 100) -> list[OutboxItem]:
+        """Undelivered posts and edits of a match, in the order they must reach Discord."""
+        async with self._read() as db:
+            async with db.execute(
+                "SELECT id, match_id, version, kind, role, channel_id, payload, message_id, "
+                "attempts FROM outbox WHERE match_id = ? AND delivered = 0 ORDER BY id LIMIT ?",
+                (match_id, limit),
+            ) as cur:
+                rows = await cur.fetchall()
+        return [
+            OutboxItem(
+                id=r["id"],
+                match_id=r["match_id"],
+                version=r["version"],
+                kind=r["kind"],
+                role=r["role"],
+                channel_id=r["channel_id"],
+                payload=json.loads(r["payload"]) if r["payload"] else {},
+                message_id=r["message_id"],
+                attempts=r["attempts"],
+            )
+            for r in rows
+        ]
+
+    async def outbox_matches(self) -> list[int]:
+        """Matches with undelivered outbox rows (an indexed scan), oldest row first."""
+        async with self._read() as db:
+            async with db.execute(
+                "SELECT match_id, min(id) AS first FROM outbox WHERE delivered = 0 "
+                "GROUP BY match_id ORDER BY first"
+            ) as cur:
+                return [r["match_id"] for r in await cur.fetchall()]
+
+    async def outbox_delivered(
+        self, item: OutboxItem, message_id: int | None, role: str | None = None
+    ) -> None:
+        """Discord has ``item``: mark it delivered (its payload, images included, is
+        dropped) and, with ``role``, make the new message ``message_id`` play that role,
+        in the same transaction."""
+        now = self._clock()
+        async with self._write() as db:
+            await db.execute(
+                "UPDATE outbox SET delivered = 1, delivered_at = ?, message_id = "
+                "coalesce(?, message_id), payload = NULL WHERE id = ?",
+                (now, message_id, item.id),
+            )
+            if role is not None and message_id is not None:
+                await db.execute(
+                    "INSERT INTO messages (match_id, role, channel_id, message_id, updated_at) "
+                    "VALUES (?, ?, ?, ?, ?) ON CONFLICT (match_id, role) DO UPDATE SET "
+                    "channel_id = excluded.channel_id, message_id = excluded.message_id, "
+                    "updated_at = excluded.updated_at",
+                    (item.match_id, role, item.channel_id, message_id, now),
+                )
+
+    async def outbox_failed(self, item_id: int) -> int:
+        """One more failed delivery attempt of an outbox row; the attempts so far."""
+        async with self._write() as db:
+            await db.execute("UPDATE outbox SET attempts = attempts + 1 WHERE id = ?", (item_id,))
+            async with db.execute("SELECT attempts FROM outbox WHERE id = ?", (item_id,)) as c:
+                row = await c.fetchone()
+        return int(row["attempts"]) if row else 0
+
+    async def public_state(self, match_id: int) -> dict[str, Any] | None:
+        """The game master's public state stored with the match's last commit, if any."""
+        async with self._read() as db:
+            async with db.execute(
+                "SELECT public_state FROM matches WHERE id = ?", (match_id,)
+            ) as cur:
+                row = await cur.fetchone()
+        if row is None or not row["public_state"]:
+            return None
+        value = json.loads(row["public_state"])
+        return value if isinstance(value, dict) else None
 
     async def _raise_commit_conflict(
         self, db: aiosqlite.Connection, match_id: int, version: int
@@ -477,8 +659,10 @@ class Store:
             f"a decision producing version {version} does not follow it"
         )
 
-    async def get(self, match_id: int) -> MatchRecord | None:
-        records = await self._records("WHERE id = ?", (match_id,))
+    async def get(self, match_id: int, *, snapshot: bool = True) -> MatchRecord | None:
+        """The match's row and seats; ``snapshot=False`` leaves its snapshot unread (None),
+        which keeps a large JSON parse off the event loop when only the row is needed."""
+        records = await self._records("WHERE id = ?", (match_id,), snapshots=snapshot)
         return records[0] if records else None
 
     async def load_match(self, match_id: int) -> Match:
@@ -494,14 +678,17 @@ class Store:
         (:meth:`_store_upgrade`).
         """
         for _ in range(3):
+            text = await self._snapshot_text(match_id)
+            if text is None:
+                raise KeyError(f"match {match_id} has not started")
+            choices = await self.decisions(match_id)
+            # Parsing a snapshot and rebuilding its state is CPU work: a worker thread.
+            loaded = await asyncio.to_thread(_load_snapshot, text, choices)
+            if loaded is not None:
+                return loaded
             record = await self.get(match_id)
             if record is None or record.snapshot is None:
                 raise KeyError(f"match {match_id} has not started")
-            if (
-                int(record.snapshot.get("format", 1)) >= SNAPSHOT_FORMAT
-                and record.log_format >= LOG_FORMAT
-            ):
-                return Match.from_snapshot(record.snapshot, choices=await self.decisions(match_id))
             rows = await self._decision_rows(match_id)
             start = await self._start_seats(record)
             match, log = await asyncio.to_thread(_upgrade, record, start, rows)
@@ -596,6 +783,19 @@ class Store:
         match.seats = list(record.seats)
         return match
 
+    async def _snapshot_text(self, match_id: int) -> str | None:
+        """The stored snapshot JSON (unparsed) of a started match, with its log format."""
+        async with self._read() as db:
+            async with db.execute(
+                "SELECT snapshot, log_format FROM matches WHERE id = ?", (match_id,)
+            ) as cur:
+                row = await cur.fetchone()
+        if row is None or row["snapshot"] is None:
+            return None
+        text: str = row["snapshot"]
+        # A format-1 log is never loaded from its snapshot (marked for _load_snapshot).
+        return text if row["log_format"] >= LOG_FORMAT else "!" + text
+
     async def _start_seats(self, record: MatchRecord) -> list[SeatSpec]:
         """The seats ``setup`` saw (``start_seats``); today's for a match stored without them."""
         async with self._read() as db:
@@ -656,21 +856,49 @@ class Store:
             )
         return out
 
-    async def active_matches(self) -> list[MatchRecord]:
-        """Lobbies and live matches, oldest first: what a restarted bot resumes."""
-        marks = ", ".join("?" * len(ACTIVE_STATUSES))
-        return await self._records(f"WHERE status IN ({marks}) ORDER BY id", ACTIVE_STATUSES)
+    async def active_matches(self, *, snapshots: bool = True) -> list[MatchRecord]:
+        """Lobbies and live matches, oldest first: what a restarted bot resumes.
 
-    async def active_in_channel(self, channel_id: int) -> MatchRecord | None:
+        ``snapshots=False`` leaves every snapshot unread (None): no JSON parse per match.
+        """
+        marks = ", ".join("?" * len(ACTIVE_STATUSES))
+        return await self._records(
+            f"WHERE status IN ({marks}) ORDER BY id", ACTIVE_STATUSES, snapshots=snapshots
+        )
+
+    async def active_ids(self) -> list[int]:
+        """Ids of lobbies and live matches, oldest first (the partial index, no parsing)."""
+        async with self._read() as db:
+            async with db.execute(
+                "SELECT id FROM matches WHERE status IN ('lobby', 'live') ORDER BY id"
+            ) as cur:
+                return [r["id"] for r in await cur.fetchall()]
+
+    async def active_of_user_in_channel(self, channel_id: int, user_id: int) -> list[MatchRecord]:
+        """Lobbies and live matches created in ``channel_id`` (threads of it included)
+        where ``user_id`` holds a seat: indexed by seat user, no snapshot read."""
+        return await self._records(
+            "WHERE status IN ('lobby', 'live') AND channel_id = ? AND id IN "
+            "(SELECT match_id FROM seats WHERE user_id = ?) ORDER BY id",
+            (channel_id, user_id),
+            snapshots=False,
+        )
+
+    async def active_in_channel(
+        self, channel_id: int, *, snapshot: bool = True
+    ) -> MatchRecord | None:
         """The lobby/live match played in this channel (not in a thread of it) or in this thread."""
         records = await self._records(
             "WHERE status IN ('lobby', 'live') AND "
             "((channel_id = ? AND thread_id IS NULL) OR thread_id = ?) ORDER BY id DESC LIMIT 1",
             (channel_id, channel_id),
+            snapshots=snapshot,
         )
         return records[0] if records else None
 
-    async def set_status(self, match_id: int, status: str) -> None:
+    async def set_status(
+        self, match_id: int, status: str, *, outbox: Iterable[OutboxEntry] = ()
+    ) -> None:
         """Move a match to ``status``; a terminal status stamps ``finished_at`` and drops its timers.
 
         Terminal statuses are final, ``live`` needs a started match (use
@@ -681,6 +909,7 @@ class Store:
             raise ValueError(f"unknown status {status!r}; expected one of {', '.join(STATUSES)}")
         now = self._clock()
         terminal = status in TERMINAL_STATUSES
+        entries = list(outbox)
         async with self._write() as db:
             row = await self._expect_status(db, match_id, STATUSES)
             current = row["status"]
@@ -697,6 +926,13 @@ class Store:
             )
             if terminal:
                 await db.execute("DELETE FROM deadlines WHERE match_id = ?", (match_id,))
+            if entries:
+                async with db.execute(
+                    "SELECT version FROM matches WHERE id = ?", (match_id,)
+                ) as cur:
+                    vrow = await cur.fetchone()
+                version = vrow["version"] if vrow else 0
+                await self._write_public(db, match_id, version, entries, None, [], now)
 
     async def set_seats(self, match_id: int, seats: list[SeatSpec]) -> None:
         """Replace the seats (AI takeover, give back); a started match's snapshot follows.
@@ -875,6 +1111,20 @@ class Store:
                 "DELETE FROM deadlines WHERE match_id = ? AND key = ?", (match_id, key)
             )
 
+    async def due_deadlines(self, now: float, limit: int = 100) -> list[Deadline]:
+        """Timers whose deadline or unsent reminder is due at ``now``, soonest first, at most
+        ``limit`` (two indexed range scans: a tick never reads the timers still running)."""
+        sql = (
+            "SELECT match_id, key, seat, due_at, remind_at, reminded FROM deadlines "
+            "WHERE due_at <= ? UNION SELECT match_id, key, seat, due_at, remind_at, reminded "
+            "FROM deadlines WHERE reminded = 0 AND remind_at <= ? "
+            "ORDER BY due_at, match_id, key LIMIT ?"
+        )
+        async with self._read() as db:
+            async with db.execute(sql, (now, now, limit)) as cur:
+                rows = await cur.fetchall()
+        return [Deadline(**{**dict(r), "reminded": bool(r["reminded"])}) for r in rows]
+
     async def deadlines(self, match_id: int | None = None) -> list[Deadline]:
         """Timers of one match, or of every match; soonest first."""
         sql = "SELECT match_id, key, seat, due_at, remind_at, reminded FROM deadlines"
@@ -1012,9 +1262,14 @@ class Store:
             (match_id, seq, choice.seat, choice.key, option, answer, int(by_ai), now),
         )
 
-    async def _records(self, where: str, params: tuple[Any, ...]) -> list[MatchRecord]:
+    async def _records(
+        self, where: str, params: tuple[Any, ...], *, snapshots: bool = True
+    ) -> list[MatchRecord]:
+        columns = (
+            _MATCH_COLUMNS if snapshots else _MATCH_COLUMNS.replace("snapshot", "NULL AS snapshot")
+        )
         async with self._read() as db:
-            async with db.execute(f"SELECT {_MATCH_COLUMNS} FROM matches {where}", params) as cur:
+            async with db.execute(f"SELECT {columns} FROM matches {where}", params) as cur:
                 rows = list(await cur.fetchall())
             seats: dict[int, list[SeatSpec]] = {r["id"]: [] for r in rows}
             ids = list(seats)
