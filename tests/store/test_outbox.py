@@ -1,0 +1,97 @@
+"""The outbox table (migration 7): public posts stored with the commit that implies them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import aiosqlite
+import pytest
+
+from bot.engine import Match
+from bot.store import OutboxEntry, Store, StoreConflict
+from bot.store.schema import migrate
+from tests.store.helpers import FIXTURE, new_live
+
+
+def entry(text: str, kind: str = "post", role: str | None = None) -> OutboxEntry:
+    return OutboxEntry(kind=kind, channel_id=10, role=role, payload={"text": text})  # type: ignore[arg-type]
+
+
+def ai_step(match: Match) -> None:
+    d = match.pending()[0]
+    match.apply(match.ai_choice(d))
+
+
+async def test_posts_are_written_with_the_decision_and_kept_in_order(store: Store) -> None:
+    mid, match = await new_live(store)
+    ai_step(match)
+    await store.commit_decision(
+        mid,
+        match.choices[-1],
+        match,
+        outbox=[entry("step"), entry("board", role="round")],
+        public_state={"batch": []},
+        deadlines=[("k", 0, 50.0, 25.0)],
+    )
+    items = await store.outbox(mid)
+    assert [i.payload["text"] for i in items] == ["step", "board"]
+    assert [i.version for i in items] == [1, 1]
+    assert await store.public_state(mid) == {"batch": []}
+    assert [d.key for d in await store.deadlines(mid)] == ["k"]
+    assert await store.outbox_matches() == [mid]
+
+
+async def test_a_refused_decision_writes_none_of_its_posts(store: Store) -> None:
+    """Same transaction: a conflicting commit leaves no post behind it."""
+    mid, match = await new_live(store)
+    ai_step(match)
+    ai_step(match)  # version 2 while the store is at 0: refused
+    with pytest.raises(StoreConflict):
+        await store.commit_decision(mid, match.choices[-1], match, outbox=[entry("ghost")])
+    assert await store.outbox(mid) == []
+    assert await store.public_state(mid) is None
+
+
+async def test_delivery_marks_the_row_and_gives_the_message_its_role(store: Store) -> None:
+    mid, _ = await new_live(store)
+    await store.add_public(mid, [entry("board", role="round"), entry("next")])
+    first, second = await store.outbox(mid)
+    await store.outbox_delivered(first, 555, role="round")
+    assert await store.messages(mid) == {"round": (10, 555)}
+    assert [i.id for i in await store.outbox(mid)] == [second.id]
+    assert await store.outbox_failed(second.id) == 1
+    assert (await store.outbox(mid))[0].attempts == 1
+
+
+async def test_due_deadlines_reads_only_what_is_due(store: Store) -> None:
+    mid, _ = await new_live(store)
+    await store.set_deadline(mid, "late", 0, 100.0, 50.0)
+    await store.set_deadline(mid, "remind", 0, 300.0, 90.0)
+    await store.set_deadline(mid, "later", 0, 900.0, 450.0)
+    assert [d.key for d in await store.due_deadlines(40.0)] == []
+    assert [d.key for d in await store.due_deadlines(60.0)] == ["late"]  # its reminder
+    await store.mark_reminded(mid, "late")
+    assert [d.key for d in await store.due_deadlines(95.0)] == ["remind"]
+    await store.mark_reminded(mid, "remind")
+    assert [d.key for d in await store.due_deadlines(100.0)] == ["late"]  # now its deadline
+
+
+async def test_a_version_6_database_gets_the_outbox(db_path: Path) -> None:
+    db_path.parent.mkdir(parents=True, exist_ok=True)
+    async with aiosqlite.connect(db_path, isolation_level=None) as db:
+        assert await migrate(db, target=6) == 6
+        await db.execute(
+            "INSERT INTO matches (id, guild_id, channel_id, host_id, game, mode, options, status, "
+            "locale, created_at, updated_at) "
+            "VALUES (1, 5, 6, 7, ?, 'default', '{}', 'lobby', 'fr', 1.0, 1.0)",
+            (FIXTURE,),
+        )
+    store = await Store.open(db_path)
+    try:
+        rec = await store.get(1)
+        assert rec is not None and rec.status == "lobby"
+        assert await store.public_state(1) is None
+        await store.add_public(1, [entry("lobby", role="lobby")])
+        assert [i.role for i in await store.outbox(1)] == ["lobby"]
+    finally:
+        await store.close()
