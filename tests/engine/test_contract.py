@@ -40,10 +40,12 @@ from bot.engine.events import AnyEvent
 from bot.engine.game import Game, View
 from bot.engine.registry import discovered_games, get_game
 
-PLAYOUTS = 2
+PLAYOUTS = 1
+"""Playouts per case: each mode gets one per player count and option value, several in all
+(the whole file has to stay within about a minute on two shared cores)."""
 SAMPLE = 2
-"""Options tried per decision, except in the first playout of each mode at its smallest
-player count with default options, where every option of every decision is tried."""
+"""Options tried per decision, except in the playout of each mode at its smallest player
+count with default options, where every option of every decision is tried."""
 MAX_STEPS = 5_000
 FIXTURES = ["test-shapes"]
 """Engine fixture games checked too: test-shapes asks every shape the real games may not."""
