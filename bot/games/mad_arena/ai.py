@@ -12,7 +12,8 @@ from __future__ import annotations
 import random
 from functools import lru_cache
 
-from bot.engine.decisions import Args, Decision, Option
+from bot.engine.decisions import Allocation, Args, Decision, Option, Order
+from bot.engine.game import Reply
 from bot.games.mad_arena.arena import adjacent, legal_steps
 from bot.games.mad_arena.args import (
     End,
@@ -22,7 +23,6 @@ from bot.games.mad_arena.args import (
     Melee,
     Move,
     Ranged,
-    SplitDice,
     StrikeTarget,
     Throw,
     ZoneAttack,
@@ -278,11 +278,15 @@ def dragon_choice(c: Ctx, options: list[Option], melee: int, ranged: int) -> Arg
     return best[1]
 
 
-def choose(view: MAView, decision: Decision, rnd: random.Random) -> str:
-    """An offered option id for ``decision``, chosen from ``view`` (its seat's view)."""
+def choose(view: MAView, decision: Decision, rnd: random.Random) -> Reply:
+    """The answer to ``decision``, chosen from ``view`` (its seat's view)."""
     about = decision.args
     assert isinstance(about, ForFighter), decision.key
     c = Ctx(view, about.fighter)
+    if isinstance(decision.ask, Order):
+        return strike_order_ids(c, decision.options)
+    if isinstance(decision.ask, Allocation):
+        return split_amounts(c, decision.ask)
     wanted = _choose(c, decision, rnd)
     if isinstance(wanted, str):
         return wanted
@@ -301,16 +305,6 @@ def _choose(c: Ctx, decision: Decision, rnd: random.Random) -> Args | str:
         return pick_card(c, c.me.hand, rnd)
     a = c.v.action
     assert a is not None
-    if kind == "strike-order":
-        cands = sorted(
-            (c.by_id[o.args.target] for o in options if isinstance(o.args, StrikeTarget)),
-            key=lambda f: f.id,
-        )
-        return StrikeTarget(target=strike_order(c, cands)[0].id)
-    if kind == "dragon-split":
-        dice = [o.args.dice for o in options if isinstance(o.args, SplitDice)]
-        targets = [f for f in c.at(a.sub_zone or 0) if c.is_enemy(f) and f.id not in a.split]
-        return SplitDice(dice=split_dice(targets[0], targets, max(dice)))
     if kind == "kick-throw":
         assert a.kicked is not None
         n = landing_dice(c.by_id[a.kicked].size)
@@ -342,6 +336,34 @@ def _choose(c: Ctx, decision: Decision, rnd: random.Random) -> Args | str:
         return End()
     moves = sorted(o.id for o in options if isinstance(o.args, Move | Free))
     return rnd.choice(moves or sorted(o.id for o in options))
+
+
+def strike_order_ids(c: Ctx, options: list[Option]) -> list[str]:
+    """Baobab's strike: every fighter of the zone, in the order :func:`strike_order` wants."""
+    by_target = {o.args.target: o.id for o in options if isinstance(o.args, StrikeTarget)}
+    cands = sorted((c.by_id[t] for t in by_target), key=lambda f: f.id)
+    return [by_target[f.id] for f in strike_order(c, cands)]
+
+
+def split_amounts(c: Ctx, ask: Allocation) -> dict[str, int]:
+    """The dragon's split: fighter by fighter, in the zone's order, the dice
+    :func:`split_dice` gives it; the last one takes what is left."""
+    a = c.v.action
+    assert a is not None
+    left = a.ranged_dice
+    rest = [c.by_id[q.id] for q in ask.quantities]
+    amounts: dict[str, int] = {}
+    while rest:
+        current = rest[0]
+        k = split_dice(current, rest, left)
+        amounts[current.id] = k
+        left -= k
+        rest = rest[1:]
+        if len(rest) == 1 or left == 0:
+            for f in rest:
+                amounts[f.id] = left if f is rest[-1] else 0
+            break
+    return amounts
 
 
 def split_dice(current: FighterView, targets: list[FighterView], left: int) -> int:

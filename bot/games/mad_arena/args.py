@@ -61,13 +61,16 @@ class ZoneAttack(Args):
 
 
 class StrikeTarget(Args):
-    """Baobab's strike: a fighter of the struck zone, placed in the order of the dice."""
+    """Baobab's strike: a fighter of the struck zone, put in the order the dice pass on."""
 
     target: str
 
 
 class SplitDice(Args):
-    """The dragon's split fire: how many of its ranged dice go to the next fighter."""
+    """The dragon's split fire as older logs answered it: dice for the next fighter.
+
+    Today the split is one allocation; this only reads those logs back.
+    """
 
     dice: int
 
@@ -78,7 +81,6 @@ class Throw(Args):
     zone: int
 
 
-ActionArgs = (
-    Move | Free | End | Melee | Ranged | Kick | ZoneAttack | StrikeTarget | SplitDice | Throw
-)
-"""Every answer to an action decision."""
+ActionArgs = Move | Free | End | Melee | Ranged | Kick | ZoneAttack | Throw
+"""Every one-option answer to an action decision (the strike order and the dragon's
+split are whole answers: an :class:`~bot.engine.decisions.Order`, an allocation)."""

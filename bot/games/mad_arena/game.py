@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from bot.engine.decisions import Answer, Decision
+from bot.engine.decisions import Answer, Choice, Decision
 from bot.engine.events import AnyEvent
-from bot.engine.game import Ctx, Game, GameInfo, ModeInfo, OptionSpec, Outcome, SeatSpec
+from bot.engine.game import Ctx, Game, GameInfo, ModeInfo, OptionSpec, Outcome, Reply, SeatSpec
 from bot.engine.text import Text
 from bot.engine.vocabulary import StatInfo
 from bot.games.mad_arena import rules
@@ -171,5 +171,11 @@ class MadArena(Game[MAState, MAView]):
 
     def ai_choose(
         self, state: MAState, decision: Decision, rnd: random.Random, level: str | None = None
-    ) -> str:
+    ) -> Reply:
         return choose(self.view(state, decision.seat), decision, rnd)
+
+    def upgrade_choice(
+        self, state: MAState, pending: list[Decision], held: list[Choice]
+    ) -> Choice | None:
+        """Older logs' strike order and dragon split, one step per fighter, as one answer."""
+        return rules.upgrade_choice(pending, held)

@@ -9,10 +9,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.engine.decisions import Answer, Decision, Option
+from bot.engine.decisions import (
+    Allocation,
+    Answer,
+    Ask,
+    Choice,
+    Decision,
+    One,
+    Option,
+    Order,
+    Quantity,
+    Total,
+)
 from bot.engine.errors import IllegalDecision
 from bot.engine.game import Ctx, SeatSpec
-from bot.engine.text import Text
+from bot.engine.text import Text, plural
 from bot.games.mad_arena import secret_moves as sm
 from bot.games.mad_arena.arena import adjacent, legal_steps
 from bot.games.mad_arena.args import (
@@ -32,6 +43,7 @@ from bot.games.mad_arena.args import (
 )
 from bot.games.mad_arena.cards import DRAGON, load_cards
 from bot.games.mad_arena.combat import (
+    defence,
     enemies,
     in_zone,
     initiative,
@@ -311,8 +323,6 @@ RANGED = Text(fr="Tir", en="Ranged")
 
 
 def _target_stats(state: MAState, tid: str, dice: int) -> dict[str, int | str]:
-    from bot.games.mad_arena.combat import defence
-
     return {"dice": dice, "defence": defence(state, tid), "hp": state.f(tid).hp}
 
 
@@ -353,30 +363,15 @@ def action_options(state: MAState) -> list[Option]:
     if a.sub == "strike-order":
         return [
             Option(
-                id=f"order-{t.id}",
-                label=Text(
-                    fr=f"Viser ensuite {state.name(t.id)}", en=f"Aim next at {state.name(t.id)}"
-                ),
-                args=StrikeTarget(target=t.id),
-                stats=_target_stats(state, t.id, 0),
+                id=f"order-{tid}",
+                label=Text(fr=state.name(tid), en=state.name(tid)),
+                args=StrikeTarget(target=tid),
+                stats={"defence": defence(state, tid), "hp": state.f(tid).hp},
             )
-            for t in in_zone(state, a.sub_zone or 0, exclude=fid)
-            if t.id not in a.order
+            for tid in strike_targets(state)
         ]
     if a.sub == "dragon-split":
-        left = ranged_dice(state, fid) - sum(a.split.values())
-        tid = next(t for t in split_targets(state) if t not in a.split)
-        return [
-            Option(
-                id=f"dice-{k}",
-                label=Text(
-                    fr=f"{k} dé(s) sur {state.name(tid)}", en=f"{k} dice at {state.name(tid)}"
-                ),
-                args=SplitDice(dice=k),
-                stats=_target_stats(state, tid, k),
-            )
-            for k in range(left + 1)
-        ]
+        return []
     if a.sub == "kick-throw":
         return [
             Option(
@@ -500,9 +495,48 @@ def action_options(state: MAState) -> list[Option]:
 
 
 def split_targets(state: MAState) -> list[str]:
+    """The dragon's split fire: the adversaries in the zone it fires at, in seating order."""
     a = state.action
     assert a is not None and a.sub_zone is not None
     return [t.id for t in enemies(state, a.fighter) if t.zone == a.sub_zone]
+
+
+def strike_targets(state: MAState) -> list[str]:
+    """Baobab's strike: every fighter in the struck zone, team mates included (Bottes secrètes)."""
+    a = state.action
+    assert a is not None and a.sub_zone is not None
+    return [t.id for t in in_zone(state, a.sub_zone, exclude=a.fighter)]
+
+
+def split_ask(state: MAState) -> Allocation:
+    """The dragon's split fire (RULINGS): whole dice per adversary, all its ranged dice used."""
+    a = state.action
+    assert a is not None
+    total = ranged_dice(state, a.fighter)
+    return Allocation(
+        quantities=[
+            Quantity(id=tid, label=Text(fr=state.name(tid), en=state.name(tid)), min=0, max=total)
+            for tid in split_targets(state)
+        ],
+        totals=[
+            Total(
+                min=total,
+                max=total,
+                label=Text(fr="Le nombre de dés de tir", en="The number of ranged dice"),
+            )
+        ],
+    )
+
+
+def legacy_split_options(left: int) -> list[Option]:
+    """The one-fighter-at-a-time options older logs answered the split with (``dice-k``).
+
+    Only read to translate those logs (:func:`upgrade_choice`): ``left`` dice to give.
+    """
+    return [
+        Option(id=f"dice-{k}", label=Text(fr=str(k), en=str(k)), args=SplitDice(dice=k))
+        for k in range(left + 1)
+    ]
 
 
 # --- pending --------------------------------------------------------------------------------
@@ -554,14 +588,16 @@ def pending(state: MAState) -> list[Decision]:
         return []
     f = state.f(a.fighter)
     name = state.name(f.id)
+    ask: Ask = One()
     if a.sub == "strike-order":
+        ask = Order()
         prompt = Text(
-            fr=f"{name} : ordre des cibles du « Strike »", en=f"{name}: order of the Strike targets"
+            fr=f"{name} : ordre des cibles du « Strike » (les dés qui ratent une cible passent à la suivante)",
+            en=f"{name}: order of the Strike targets (dice that miss one target pass to the next)",
         )
     elif a.sub == "dragon-split":
-        prompt = Text(
-            fr=f"{name} : répartissez vos dés de tir", en=f"{name}: split your ranged dice"
-        )
+        ask = split_ask(state)
+        prompt = split_prompt(state, name)
     elif a.sub == "kick-throw":
         prompt = Text(
             fr=f"{name} : où projeter {state.name(a.kicked or '')} ?",
@@ -584,11 +620,30 @@ def pending(state: MAState) -> list[Decision]:
             kind=a.sub or "action",
             prompt=prompt,
             options=action_options(state),
+            ask=ask,
             args=ForFighter(fighter=f.id),
             timing="action",
             subject=name,
         )
     ]
+
+
+def split_prompt(state: MAState, name: str) -> Text:
+    """How many dice there are to split, and each adversary's defence and HP."""
+    a = state.action
+    assert a is not None
+    total = ranged_dice(state, a.fighter)
+    targets = split_targets(state)
+    fr = [f"{state.name(t)} (défense {defence(state, t)}+, {state.f(t).hp} PV)" for t in targets]
+    en = [f"{state.name(t)} (defence {defence(state, t)}+, {state.f(t).hp} HP)" for t in targets]
+    return Text(
+        fr=f"{name} : répartissez vos {plural(total, 'dé', 'dés', 'fr')} de tir entre "
+        + ", ".join(fr[:-1])
+        + f" et {fr[-1]}",
+        en=f"{name}: split your {plural(total, 'ranged die', 'ranged dice', 'en')} between "
+        + ", ".join(en[:-1])
+        + f" and {en[-1]}",
+    )
 
 
 # --- apply ----------------------------------------------------------------------------------
@@ -600,6 +655,14 @@ def apply(state: MAState, answer: Answer, ctx: Ctx) -> None:
     a = state.action
     if a is None:
         raise IllegalDecision(Text(fr="Rien n'est attendu.", en="Nothing is awaited."))
+    if isinstance(answer.decision.ask, Order):
+        strike_in_order(state, ctx, a, answer.chosen)
+        finish_step(state, a, ctx)
+        return
+    if isinstance(answer.decision.ask, Allocation):
+        split_fire(state, ctx, a, answer.amounts)
+        finish_step(state, a, ctx)
+        return
     args = answer.args
     if isinstance(args, End):
         end_action(state, ctx)
@@ -608,6 +671,11 @@ def apply(state: MAState, answer: Answer, ctx: Ctx) -> None:
     if not isinstance(args, ActionArgs):
         raise IllegalDecision(Text(fr="Choix inconnu.", en="Unknown choice."))
     apply_action(state, a, args, ctx)
+    finish_step(state, a, ctx)
+
+
+def finish_step(state: MAState, a: Action, ctx: Ctx) -> None:
+    """After one answer in an action: the next step, or the action/match ends by itself."""
     a.step += 1
     if state.phase == "over":
         state.action = None
@@ -695,10 +763,6 @@ def apply_action(state: MAState, a: Action, args: ActionArgs, ctx: Ctx) -> None:
             zone_attack(state, ctx, a, z)
         case Kick(target=tid):
             kick_attack(state, ctx, a, tid)
-        case StrikeTarget(target=tid):
-            strike_next(state, ctx, a, tid)
-        case SplitDice(dice=k):
-            split_next(state, ctx, a, k)
         case Throw(zone=z):
             throw(state, ctx, a, z)
         case _:
@@ -728,40 +792,41 @@ def kick_attack(state: MAState, ctx: Ctx, a: Action, tid: str) -> None:
     check_last_standing(state, ctx)
 
 
-def strike_next(state: MAState, ctx: Ctx, a: Action, tid: str) -> None:
-    """Baobab's strike: the next fighter in the order; the last one follows by itself."""
-    fid = a.fighter
+def strike_in_order(state: MAState, ctx: Ctx, a: Action, chosen: list[Option]) -> None:
+    """Baobab's strike (Bottes secrètes): one roll, the dice passing down the chosen order."""
+    order = [o.args.target for o in chosen if isinstance(o.args, StrikeTarget)]
+    if sorted(order) != sorted(strike_targets(state)):
+        raise IllegalDecision(
+            Text(
+                fr="Placez chaque combattant de la zone dans l'ordre.",
+                en="Please put every fighter of the zone in order.",
+            )
+        )
     last = state.last
     assert last is not None
-    a.order.append(tid)
-    rest = [t.id for t in in_zone(state, a.sub_zone or 0, exclude=fid) if t.id not in a.order]
-    if len(rest) <= 1:
-        a.order.extend(rest)
-        sm.strike(state, ctx, fid, list(a.order), ranged_dice(state, fid))
-        last.targets.extend(a.order)
-        a.sub = None
-        check_last_standing(state, ctx)
+    sm.strike(state, ctx, a.fighter, order, ranged_dice(state, a.fighter))
+    last.targets.extend(order)
+    a.sub = None
+    check_last_standing(state, ctx)
 
 
-def split_next(state: MAState, ctx: Ctx, a: Action, dice: int) -> None:
-    """The dragon's split fire: dice for the next fighter; the last one takes the rest."""
-    fid = a.fighter
-    last = state.last
-    assert last is not None
+def split_fire(state: MAState, ctx: Ctx, a: Action, amounts: dict[str, int]) -> None:
+    """The dragon's split fire (RULINGS): its ranged dice split before rolling, one roll each."""
     targets = split_targets(state)
-    current = next(t for t in targets if t not in a.split)
-    a.split[current] = dice
-    left = ranged_dice(state, fid) - sum(a.split.values())
-    rest = [t for t in targets if t not in a.split]
-    if len(rest) == 1 or left == 0:
-        for t in rest:
-            a.split[t] = left if t == rest[-1] else 0
-        split = {t: n for t, n in a.split.items() if n > 0}
-        sm.split_fire(state, ctx, fid, split)
-        last.targets.extend(split)
-        a.sub = None
-        a.split = {}
-        check_last_standing(state, ctx)
+    if set(amounts) != set(targets) or sum(amounts.values()) != ranged_dice(state, a.fighter):
+        raise IllegalDecision(
+            Text(
+                fr="Répartissez tous vos dés de tir entre les adversaires de la zone.",
+                en="Please split all your ranged dice among the adversaries of the zone.",
+            )
+        )
+    last = state.last
+    assert last is not None
+    split = {t: amounts[t] for t in targets if amounts[t] > 0}
+    sm.split_fire(state, ctx, a.fighter, split)
+    last.targets.extend(split)
+    a.sub = None
+    check_last_standing(state, ctx)
 
 
 def throw(state: MAState, ctx: Ctx, a: Action, z: int) -> None:
@@ -863,7 +928,6 @@ def zone_attack(state: MAState, ctx: Ctx, a: Action, z: int) -> None:
             check_last_standing(state, ctx)
         else:
             a.sub = "dragon-split"
-            a.split = {}
         return
     secret = state.card(f.in_play or "").secret
     here = [t.id for t in in_zone(state, z, exclude=fid)]
@@ -875,7 +939,6 @@ def zone_attack(state: MAState, ctx: Ctx, a: Action, z: int) -> None:
         return
     _announce(state, ctx, fid, "strike", None, z)
     a.sub_zone = z
-    a.order = []
     if len(here) == 1:
         sm.strike(state, ctx, fid, here, ranged_dice(state, fid))
         last.targets.extend(here)
@@ -901,3 +964,52 @@ def _announce(
         fighter=fid,
         secret=secret,
     )
+
+
+# --- older logs -----------------------------------------------------------------------------
+def upgrade_choice(pending: list[Decision], held: list[Choice]) -> Choice | None:
+    """Today's answer for choices logged before the strike order and the split were one answer.
+
+    Older logs (format 1) ordered the strike one fighter per decision (the last
+    following by itself) and split the dragon's dice one fighter per decision
+    (``dice-k``; the last taking the rest, the others nothing once all were
+    given). Those steps are held until they make today's whole answer. Each step
+    also had its own key, so the action decisions after them are answered by the
+    one action decision pending now.
+    """
+    old = held[-1]
+    decision = next((d for d in pending if d.key == old.key), None)
+    if decision is None:
+        acting = [d for d in pending if d.seat == old.seat and d.timing == "action"]
+        decision = acting[0] if len(acting) == 1 else None
+    if decision is None:
+        return old
+    ask = decision.ask
+    if isinstance(ask, Order):
+        placed = [c.option or "" for c in held]
+        if len(placed) < len(decision.options) - 1:
+            return None
+        rest = [o.id for o in decision.options if o.id not in placed]
+        return Choice(seat=old.seat, key=decision.key, options=placed + rest)
+    if isinstance(ask, Allocation):
+        return _upgrade_split(decision, ask, held)
+    return Choice(seat=old.seat, key=decision.key, option=old.option)
+
+
+def _upgrade_split(decision: Decision, ask: Allocation, held: list[Choice]) -> Choice | None:
+    targets = [q.id for q in ask.quantities]
+    left = ask.totals[0].min or 0
+    amounts: dict[str, int] = {}
+    for target, c in zip(targets, held, strict=False):
+        opt = next((o for o in legacy_split_options(left) if o.id == c.option), None)
+        if opt is None or not isinstance(opt.args, SplitDice):
+            # Not a split step of an older log: let the engine refuse it as it stands.
+            return c
+        amounts[target] = opt.args.dice
+        left -= opt.args.dice
+    rest = targets[len(amounts) :]
+    if len(rest) > 1 and left > 0:
+        return None
+    for t in rest:
+        amounts[t] = left if t == rest[-1] else 0
+    return Choice(seat=decision.seat, key=decision.key, amounts=amounts)

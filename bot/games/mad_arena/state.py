@@ -52,11 +52,9 @@ class Action(BaseModel):
     moves_left: int = 0
     melee_done: bool = False
     ranged_done: bool = False
-    # A multi-step choice in progress.
+    # A follow-up choice in progress: the strike's order, the dragon's split, the kick's throw.
     sub: Literal["strike-order", "dragon-split", "kick-throw"] | None = None
     sub_zone: int | None = None
-    order: list[str] = Field(default_factory=list)
-    split: dict[str, int] = Field(default_factory=dict)
     kicked: str | None = None
 
 

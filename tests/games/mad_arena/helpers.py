@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from bot.engine.decisions import Decision
+import random
+
+from bot.engine.decisions import Allocation, Choice, Decision, Order
 from bot.engine.events import RollEvent
 from bot.engine.game import Ctx
 from bot.games.mad_arena import rules
@@ -24,6 +26,7 @@ __all__ = [
     "options",
     "pick",
     "pick_decision",
+    "random_answer",
     "rolls",
 ]
 
@@ -115,3 +118,20 @@ def options(state: MAState) -> list[str]:
 
 def rolls(ctx: Ctx) -> list[RollEvent]:
     return [e for e in ctx.events if isinstance(e, RollEvent)]
+
+
+def random_answer(d: Decision, rnd: random.Random, seat: int | None = None) -> Choice:
+    """Any legal answer to ``d``: an option, every option in a random order, or a random
+    split of an allocation's exact total."""
+    who = d.seat if seat is None else seat
+    if isinstance(d.ask, Order):
+        ids = option_ids(d)
+        rnd.shuffle(ids)
+        return Choice(seat=who, key=d.key, options=ids)
+    if isinstance(d.ask, Allocation):
+        total = d.ask.totals[0].min or 0
+        amounts = {q.id: 0 for q in d.ask.quantities}
+        for _ in range(total):
+            amounts[rnd.choice(list(amounts))] += 1
+        return Choice(seat=who, key=d.key, amounts=amounts)
+    return Choice(seat=who, key=d.key, option=rnd.choice(d.options).id)

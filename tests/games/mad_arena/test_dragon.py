@@ -2,11 +2,25 @@
 
 from __future__ import annotations
 
+import pytest
+
 import bot.games.mad_arena  # noqa: F401
 from bot.engine import Match, SeatSpec
+from bot.engine.decisions import Allocation
+from bot.engine.errors import IllegalDecision
 from bot.games.mad_arena import rules
 from bot.games.mad_arena.combat import initiative
-from tests.games.mad_arena.helpers import ScriptedCtx, begin, build, do, options, pick, rolls
+from tests.games.mad_arena.helpers import (
+    GAME,
+    ScriptedCtx,
+    begin,
+    build,
+    do,
+    options,
+    pick,
+    rolls,
+)
+from tests.support.play import answer, only_pending
 
 D = "zamioculcas"
 
@@ -51,11 +65,28 @@ def test_dragon_ranged_five_dice_split_among_one_zone() -> None:
         st.f(f).in_play = f"{f}-1"
     ctx = begin(st, D, None, ScriptedCtx([6, 6, 6, 6, 6]))
     do(st, "zone-z0", ctx)
-    assert rules.pending(st)[0].kind == "dragon-split"
-    do(st, "dice-2", ctx)  # agaric 2
-    do(st, "dice-1", ctx)  # bonzai 1, cactus gets the remaining 2
-    assert [len(r.dice) for r in rolls(ctx)] == [2, 1, 2]
+    d = only_pending(GAME, st)
+    assert d.kind == "dragon-split" and isinstance(d.ask, Allocation)
+    assert [q.id for q in d.ask.quantities] == ["agaric", "bonzai", "cactus"]
+    assert "5 ranged dice" in d.prompt.en and "Agaric (defence 5+, 5 HP)" in d.prompt.en
+    answer(GAME, st, d, ctx, amounts={"agaric": 2, "bonzai": 1, "cactus": 2})
+    assert [len(r.dice) for r in rolls(ctx)] == [2, 1, 2]  # one roll per fighter
     assert st.f("agaric").hp == 3 and st.f("bonzai").hp == 6 and st.f("cactus").hp == 6
+
+
+def test_dragon_split_uses_all_five_dice_and_skips_a_fighter_given_none() -> None:
+    """RULINGS: the 5 ranged dice are split before rolling; a fighter given 0 dice is not rolled at."""
+    st = build(["agaric", "bonzai", "cactus", D], zones={"bonzai": 0, "cactus": 0})
+    ctx = begin(st, D, None, ScriptedCtx([6, 6, 6, 6, 6]))
+    do(st, "zone-z0", ctx)
+    d = only_pending(GAME, st)
+    for short in ({"agaric": 2, "bonzai": 2}, {"agaric": 5, "bonzai": 1}):
+        with pytest.raises(IllegalDecision) as exc:
+            answer(GAME, st, d, ctx, amounts=short)
+        assert "5" in exc.value.reason.en and "5" in exc.value.reason.fr
+    assert rolls(ctx) == []
+    answer(GAME, st, d, ctx, amounts={"agaric": 0, "bonzai": 5, "cactus": 0})
+    assert [(r.data["targets"], len(r.dice)) for r in rolls(ctx)] == [(["bonzai"], 5)]
 
 
 def test_dragon_single_target_zone_gets_all_five_dice() -> None:

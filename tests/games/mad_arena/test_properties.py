@@ -10,10 +10,12 @@ from hypothesis import strategies as st
 
 import bot.games.mad_arena  # noqa: F401
 from bot.engine import Choice, Match, SeatSpec
+from bot.engine.answers import check_answer
 from bot.engine.autoplay import play_out
+from bot.engine.decisions import Allocation, One
 from bot.engine.match import reply_choice
 from bot.games.mad_arena.render import render_arena
-from tests.support.play import answer
+from tests.games.mad_arena.helpers import random_answer
 
 CONFIGS = [
     ("ultimate-warrior", 4),
@@ -82,7 +84,8 @@ def check(match: Match, choice: Choice, events: list) -> None:
         owner = st.f(st.card(cid).fighter).seat
         assert all(f'"{cid}"' not in v for s, v in views.items() if s != owner)
     for d in match.pending():
-        assert d.options and len({o.id for o in d.options}) == len(d.options)
+        assert d.options or isinstance(d.ask, Allocation)
+        assert len({o.id for o in d.options}) == len(d.options)
         assert d.subject and all(len(o.id) <= 40 and ":" not in o.id for o in d.options)
 
 
@@ -156,7 +159,7 @@ def test_random_legal_choices_never_break_the_rules(cfg: tuple[str, int], seed: 
         ds = m.pending()
         assert ds and steps < 5000
         d = rnd.choice(ds)
-        choice = Choice(seat=d.seat, key=d.key, option=rnd.choice(d.options).id)
+        choice = random_answer(d, rnd)
         events = m.apply(choice)
         check(m, choice, events)
         steps += 1
@@ -169,7 +172,8 @@ def test_every_pending_option_applies_cleanly_and_garbage_is_refused(
     cfg: tuple[str, int], seed: int
 ) -> None:
     """Engine contract: from any reachable state, every listed option of every
-    pending decision applies without error (on a copy), and anything else is a
+    pending decision (a few random orders and splits for the strike and the
+    dragon's fire) applies without error (on a copy), and anything else is a
     polite IllegalDecision that leaves the match untouched."""
     from bot.engine import IllegalDecision
     from bot.engine.dice import FairRng
@@ -183,19 +187,25 @@ def test_every_pending_option_applies_cleanly_and_garbage_is_refused(
         ds = m.pending()
         if steps % 3 == 0:
             for d in ds:
-                for o in d.options:
+                tries = (
+                    [Choice(seat=d.seat, key=d.key, option=o.id) for o in d.options]
+                    if isinstance(d.ask, One)
+                    else [random_answer(d, rnd) for _ in range(3)]
+                )
+                for c in tries:
                     state = m.game.copy(m.state)
                     ctx = Ctx(FairRng(m.dice.model_copy()))
-                    answer(m.game, state, d, ctx, option=o.id)
+                    m.game.apply(state, check_answer(d, c), ctx)
                     m.game.pending(state)
                     m.game.view(state, None)
             before = json.dumps(m.snapshot(), sort_keys=True)
             d = ds[0]
+            good = random_answer(d, rnd)
             for bad in (
                 Choice(seat=d.seat, key=d.key, option="nope"),
                 Choice(seat=d.seat, key=d.key, option="move-z99"),
-                Choice(seat=(d.seat + 1) % n, key=d.key, option=d.options[0].id),
-                Choice(seat=d.seat, key="r99:pick:agaric", option=d.options[0].id),
+                good.model_copy(update={"seat": (d.seat + 1) % n}),
+                good.model_copy(update={"key": "r99:pick:agaric"}),
             ):
                 try:
                     m.apply(bad)
@@ -205,7 +215,7 @@ def test_every_pending_option_applies_cleanly_and_garbage_is_refused(
                     raise AssertionError(f"{bad} was accepted")
             assert json.dumps(m.snapshot(), sort_keys=True) == before
         d = rnd.choice(ds)
-        m.apply(Choice(seat=d.seat, key=d.key, option=rnd.choice(d.options).id))
+        m.apply(random_answer(d, rnd))
         steps += 1
 
 

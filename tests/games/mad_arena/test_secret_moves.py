@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import pytest
+
+from bot.engine.decisions import Order
+from bot.engine.errors import IllegalDecision
 from bot.games.mad_arena import rules
 from bot.games.mad_arena.combat import initiative
-from tests.games.mad_arena.helpers import ScriptedCtx, begin, build, do, options, rolls
+from tests.games.mad_arena.helpers import GAME, ScriptedCtx, begin, build, do, options, rolls
+from tests.support.play import answer, only_pending, option_ids
 
 
 def test_powder_keg_one_roll_against_every_fighter_in_the_zone_allies_included() -> None:
@@ -133,9 +138,10 @@ def test_strike_passes_missing_dice_to_the_next_target_in_the_chosen_order() -> 
     st.f("cactus").in_play = "cactus-1"  # defence 4
     ctx = begin(st, "baobab", "baobab-strike", ScriptedCtx([6, 4, 3, 2]))
     do(st, "zone-z1", ctx)
-    assert rules.pending(st)[0].kind == "strike-order"
-    do(st, "order-agaric", ctx)
-    do(st, "order-cactus", ctx)  # bonzai comes last by itself
+    d = only_pending(GAME, st)
+    assert d.kind == "strike-order" and isinstance(d.ask, Order)
+    assert sorted(option_ids(d)) == ["order-agaric", "order-bonzai", "order-cactus"]
+    answer(GAME, st, d, ctx, options=["order-agaric", "order-cactus", "order-bonzai"])
     assert st.f("agaric").hp == 4  # the 6
     assert st.f("cactus").hp == 7  # the 4
     assert st.f("bonzai").hp == 6  # the 3; the 2 is lost
@@ -200,3 +206,30 @@ def test_powder_keg_that_kills_a_team_mate_takes_it_as_a_trophy() -> None:
     do(st, "zone-z1", ctx)
     assert not st.f("cactus").alive and st.f("cactus").eliminated_by == "agaric"
     assert [(t.fighter, t.card) for t in st.f("agaric").trophies] == [("cactus", "cactus-4")]
+
+
+def test_strike_order_must_place_every_fighter_of_the_zone() -> None:
+    """Baobab: "the player orders the fighters there": all of them, each once."""
+    st = build(["baobab", "agaric", "bonzai", "cactus"], zones={"bonzai": 1, "cactus": 1})
+    ctx = begin(st, "baobab", "baobab-strike", ScriptedCtx([6, 4, 3, 2]))
+    do(st, "zone-z1", ctx)
+    d = only_pending(GAME, st)
+    for bad in (["order-agaric", "order-cactus"], ["order-agaric", "order-agaric", "order-bonzai"]):
+        with pytest.raises(IllegalDecision) as exc:
+            answer(GAME, st, d, ctx, options=bad)
+        assert exc.value.reason.fr and exc.value.reason.en
+    assert rolls(ctx) == [] and st.f("agaric").hp == 5
+
+
+def test_strike_of_team_mates_lists_them_too() -> None:
+    """Baobab's strike hits every fighter of the zone, team mates included (Bottes secrètes)."""
+    st = build(
+        ["baobab", "agaric", "bonzai", "cactus"],
+        teams=[0, 0, 1, 1],
+        zones={"agaric": 1, "bonzai": 1},
+        mode="team-spirit",
+    )
+    ctx = begin(st, "baobab", "baobab-strike", ScriptedCtx([6, 6, 6, 6]))
+    do(st, "zone-z1", ctx)
+    d = only_pending(GAME, st)
+    assert sorted(option_ids(d)) == ["order-agaric", "order-bonzai"]

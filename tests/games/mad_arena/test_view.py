@@ -5,6 +5,7 @@ from __future__ import annotations
 import bot.games.mad_arena  # noqa: F401
 from bot.engine import Match, SeatSpec
 from bot.engine.autoplay import play_out
+from bot.engine.decisions import Allocation, One, Order
 from bot.engine.registry import get_game
 from bot.games.mad_arena.args import (
     End,
@@ -15,7 +16,6 @@ from bot.games.mad_arena.args import (
     Move,
     PlayCard,
     Ranged,
-    SplitDice,
     StrikeTarget,
     Throw,
     ZoneAttack,
@@ -24,6 +24,8 @@ from bot.games.mad_arena.view import build_view
 from tests.games.mad_arena.helpers import begin, build
 
 D = "zamioculcas"
+ASKS = {"strike-order": Order, "dragon-split": Allocation}
+"""The two answers given whole: Baobab's strike order, the dragon's split of its dice."""
 
 
 def test_dragon_card_initiative_is_the_gongs() -> None:
@@ -91,7 +93,7 @@ def test_every_option_is_typed_and_every_stat_declared() -> None:
         "pick": (PlayCard,),
         "action": (Move, Free, End, Melee, Ranged, Kick, ZoneAttack),
         "strike-order": (StrikeTarget,),
-        "dragon-split": (SplitDice,),
+        "dragon-split": (),
         "kick-throw": (Throw,),
     }
     kinds: set[str] = set()
@@ -103,6 +105,7 @@ def test_every_option_is_typed_and_every_stat_declared() -> None:
         def check(match: Match, *_: object) -> None:
             for d in match.pending():
                 kinds.add(d.kind)
+                assert isinstance(d.ask, ASKS.get(d.kind, One)), (d.kind, d.ask)
                 assert isinstance(d.args, ForFighter)
                 assert d.subject == match.state.name(d.args.fighter)
                 for o in d.options:
