@@ -18,7 +18,8 @@ from typing import Any
 import discord
 
 from bot.app import ArenaBot
-from bot.engine import Decision
+from bot.engine import Choice, Decision
+from bot.engine.decisions import Allocation
 from bot.gm import ManualClock
 from bot.gm.ids import key_tag
 from bot.gm.prompts import groups_of
@@ -299,6 +300,48 @@ class Driver:
         prompt = self.prompt_for(self.replies(fi), decision)
         return await self.choose_in(user, prompt, decision, option_id)
 
+    async def answer_draft(
+        self, user: Json, decision: Decision, choice: Choice, *, channel_id: int | None = None
+    ) -> FakeInteraction:
+        """Build a structured answer (Many, Order, Allocation) in its draft prompt, as a
+        player does: the public button (in any language), each option or amount, then Confirm."""
+        board = self.round_message(channel_id)
+        hand = next(c for c in self.fake.components(board) if ":hand:" in c["custom_id"])
+        fi = await self.click(user, board, hand["custom_id"])
+        prompt = self.prompt_for(self.replies(fi), decision)
+
+        def find(kind: str, end: str) -> str | None:
+            for c in self.fake.components(self.fake.message(prompt.id)):
+                cid = c.get("custom_id") or ""
+                if f":{kind}:" in cid and cid.endswith(end):
+                    return cid
+            return None
+
+        for oid in choice.options or []:
+            idx = next(i for i, o in enumerate(decision.options) if o.id == oid)
+            button = find("dopt", f".{idx}")
+            if button is not None:
+                await self.click(user, self.fake.message(prompt.id), button)
+            else:
+                select = find("dsel", f".o{idx // 25}")
+                assert select is not None, f"option {oid} not offered"
+                await self.click(user, self.fake.message(prompt.id), select, values=[str(idx)])
+        ask = decision.ask
+        if isinstance(ask, Allocation):
+            for qi, q in enumerate(ask.quantities):
+                amount = (choice.amounts or {}).get(q.id, q.min)
+                if amount == q.min:
+                    continue
+                focus = find("dsel", ".f")
+                if focus is not None:
+                    await self.click(user, self.fake.message(prompt.id), focus, values=[str(qi)])
+                select = find("dsel", f".q{qi}")
+                assert select is not None, f"no amounts offered for {q.id}"
+                await self.click(user, self.fake.message(prompt.id), select, values=[str(amount)])
+        confirm = find("dok", "")
+        assert confirm is not None, "no Confirm button"
+        return await self.click(user, self.fake.message(prompt.id), confirm)
+
     async def play_out(
         self,
         mid: int,
@@ -318,6 +361,10 @@ class Driver:
             assert humans, "a live match must wait for a human"
             d = humans[0]
             user = self.user_by_id(match.seats[d.seat].user_id)
+            if d.structured:
+                # A whole answer built in a draft: the game's AI gives a legal one.
+                await self.answer_draft(user, d, match.ai_choice(d), channel_id=channel_id)
+                continue
             option = chooser(match, d) if chooser else rnd.choice(d.options).id
             await self.answer(user, d, option, channel_id=channel_id)
         raise AssertionError(f"match {mid} not over after {max_decisions} decisions")
