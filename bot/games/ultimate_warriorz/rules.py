@@ -62,6 +62,13 @@ def name(state: UWState, fid: str) -> str:
     return NAMES.get(fid, fid)
 
 
+def de(who: str) -> str:
+    """French "de" before a name: "d'Agaric", "de Cactus", "du public"."""
+    if who.startswith("le "):
+        return "du " + who[3:]
+    return f"d'{who}" if who[:1].lower() in "aeiouyéè" else f"de {who}"
+
+
 def zone_name(zone: int) -> Text:
     if zone == CENTRE:
         return Text(fr="le centre", en="the centre")
@@ -321,6 +328,7 @@ def _begin_action(state: UWState, f: Fighter, ctx: Ctx) -> None:
     state.action = Action(
         fighter=f.id, card=c.id, moves_left=c.move, visited=[f.zone], obligations=obligations
     )
+    shown = {"spiked-pad": "3+2", "spear-whirl": f"{melee}+{melee}"}.get(c.special or "", melee)
     special, special_en = "", ""
     if c.special:
         sp = SPECIAL_NAMES[c.special]
@@ -329,9 +337,9 @@ def _begin_action(state: UWState, f: Fighter, ctx: Ctx) -> None:
         "reveal",
         Text(
             fr=f"⚡{init} : {name(state, f.id)} révèle sa carte (⚡{c.initiative} 👣{c.move} "
-            f"⚔️{melee} 🏹{ranged if c.special != 'claymore' else '?'} 🛡️{c.defence}){special}.",
+            f"⚔️{shown} 🏹{ranged if c.special != 'claymore' else '?'} 🛡️{c.defence}){special}.",
             en=f"⚡{init}: {name(state, f.id)} reveals its card (⚡{c.initiative} 👣{c.move} "
-            f"⚔️{melee} 🏹{ranged if c.special != 'claymore' else '?'} 🛡️{c.defence}){special_en}.",
+            f"⚔️{shown} 🏹{ranged if c.special != 'claymore' else '?'} 🛡️{c.defence}){special_en}.",
         ),
         fighter=f.id,
         card=c.id,
@@ -351,7 +359,7 @@ def _end_action(state: UWState, ctx: Ctx) -> None:
         ctx.emit(
             "skull-discard",
             Text(
-                fr=f"Le crâne de {name(state, f.id)} est défaussé.",
+                fr=f"Le crâne {de(name(state, f.id))} est défaussé.",
                 en=f"{name(state, f.id)}'s skull is discarded.",
             ),
         )
@@ -371,7 +379,7 @@ def _end_action(state: UWState, ctx: Ctx) -> None:
     ctx.emit(
         "action-end",
         Text(
-            fr=f"Fin de l'action de {name(state, f.id)}.", en=f"{name(state, f.id)}'s action ends."
+            fr=f"Fin de l'action {de(name(state, f.id))}.", en=f"{name(state, f.id)}'s action ends."
         ),
         fighter=f.id,
     )
@@ -617,9 +625,6 @@ def pending(state: UWState) -> list[Decision]:
     if state.phase == "act" and state.action is not None:
         a = state.action
         f = state.fighter(a.fighter)
-        left: list[str] = []
-        if a.moves_left:
-            left.append(plural(a.moves_left, "mouvement", "mouvements", "fr"))
         todo = [o for o in a.obligations if not o.done]
         hint = Text(
             fr=f"Mouvements restants : {a.moves_left}. Attaques obligatoires à faire : {len(todo)}.",
@@ -722,9 +727,7 @@ def _resolution_decisions(state: UWState) -> list[Decision]:
     for k, roll in enumerate(r.rolls):
         t = state.fighter(roll.target)
         ref = RollRef(fighter=t.id, resolution=r.id, roll=k)
-        who = (
-            name(state, roll.attacker) if roll.attacker else Text(fr="le public", en="the crowd").en
-        )
+        who = _by(state, roll)
         dice = ", ".join(str(d) for d in roll.dice)
         if roll.charm == "ask":
             opts = [
@@ -764,11 +767,11 @@ def _resolution_decisions(state: UWState) -> list[Decision]:
                     seat=t.seat,
                     kind="charm",
                     prompt=Text(
-                        fr=f"Porte-bonheur de {name(state, t.id)} ? Attaque de {who} : [{dice}] "
+                        fr=f"Porte-bonheur {de(name(state, t.id))} ? Attaque {de(who.fr)} : [{dice}] "
                         f"contre défense {roll.defence}"
                         + (f" ({roll.modifier:+d} par dé)" if roll.modifier else "")
                         + ". Une seule fois par partie.",
-                        en=f"Use {name(state, t.id)}'s lucky charm? {who}'s attack: [{dice}] "
+                        en=f"Use {name(state, t.id)}'s lucky charm? Attack by {who.en}: [{dice}] "
                         f"against defence {roll.defence}"
                         + (f" ({roll.modifier:+d} per die)" if roll.modifier else "")
                         + ". Once per match.",
@@ -787,8 +790,8 @@ def _resolution_decisions(state: UWState) -> list[Decision]:
                     seat=t.seat,
                     kind="charm-dice",
                     prompt=Text(
-                        fr=f"Quels dés (1 à 3) {who} doit-il relancer ? [{dice}]",
-                        en=f"Which dice (1 to 3) must {who} reroll? [{dice}]",
+                        fr=f"Quels dés (1 à 3) faire relancer à {who.fr} ? [{dice}]",
+                        en=f"Which dice (1 to 3) must {who.en} reroll? [{dice}]",
                     ),
                     options=[
                         Option(
@@ -921,7 +924,10 @@ def apply(state: UWState, answer: Answer, ctx: Ctx) -> None:
                 state.fighter(fid).pick = cid
                 ctx.emit(
                     "picked",
-                    Text(fr=f"Votre carte : {cid}.", en=f"Your card: {cid}."),
+                    Text(
+                        fr=f"{name(state, fid)} jouera {_card_option(state, state.fighter(fid), cid).label.fr}",
+                        en=f"{name(state, fid)} will play {_card_option(state, state.fighter(fid), cid).label.en}",
+                    ),
                     visible_to=[answer.seat],
                     fighter=fid,
                 )
@@ -1086,6 +1092,7 @@ def _attack(
                 special=o.special,
                 card=cid,
                 primary=o.special == "strike",
+                roller=who,
             )
         )
     _open_resolution(state, rolls, ctx)
@@ -1126,7 +1133,7 @@ def _defence_against(state: UWState, f: Fighter, t: Fighter, o: Obligation, ctx:
         if sum(ev.dice) >= t.size:
             d = max(1, d - 2)
             ev.result = Text(
-                fr=f"{sum(ev.dice)} >= {t.size} : défense de {name(state, t.id)} -2 ({d})",
+                fr=f"{sum(ev.dice)} >= {t.size} : défense {de(name(state, t.id))} -2 ({d})",
                 en=f"{sum(ev.dice)} >= {t.size}: {name(state, t.id)}'s defence -2 ({d})",
             )
         else:
@@ -1178,7 +1185,7 @@ def _settle(state: UWState, ctx: Ctx) -> bool:
     if r.strike_zone is not None and not r.strike_done:
         return False
     state.resolution = None
-    stones: list[tuple[Fighter, int]] = []
+    stones: list[tuple[Fighter, int, str]] = []
     for k, x in enumerate(r.rolls):
         dice = list(x.dice)
         if k == 0 and r.assigned:
@@ -1208,9 +1215,17 @@ def _settle(state: UWState, ctx: Ctx) -> bool:
     return True
 
 
+def _by(state: UWState, roll: Roll) -> Text:
+    """Who made an attack roll: a fighter, or the crowd for the stones."""
+    if roll.attacker:
+        n = name(state, roll.attacker)
+        return Text(fr=n, en=n)
+    return Text(fr="le public", en="the crowd")
+
+
 def _use_charm(state: UWState, x: Roll, ctx: Ctx) -> None:
     t = state.fighter(x.target)
-    who = name(state, x.attacker) if x.attacker else Text(fr="le public", en="the crowd").fr
+    who = _by(state, x)
     if x.charm == "flip" and x.flipped is not None:
         before = x.dice[x.flipped]
         x.dice[x.flipped] = 7 - before
@@ -1229,10 +1244,10 @@ def _use_charm(state: UWState, x: Roll, ctx: Ctx) -> None:
         ctx.emit(
             "charm",
             Text(
-                fr=f"🍀 {name(state, t.id)} utilise son porte-bonheur : {who} relance "
+                fr=f"🍀 {name(state, t.id)} utilise son porte-bonheur : {who.fr} relance "
                 + plural(len(x.rerolled), "dé", "dés", "fr")
                 + ".",
-                en=f"🍀 {name(state, t.id)} uses its lucky charm: {who} rerolls "
+                en=f"🍀 {name(state, t.id)} uses its lucky charm: {who.en} rerolls "
                 + plural(len(x.rerolled), "die", "dice", "en")
                 + ".",
             ),
@@ -1240,7 +1255,7 @@ def _use_charm(state: UWState, x: Roll, ctx: Ctx) -> None:
         )
         ev = ctx.roll(
             len(x.rerolled),
-            who,
+            x.roller,
             Text(
                 fr=f"la relance contre {name(state, t.id)}",
                 en=f"the reroll against {name(state, t.id)}",
@@ -1254,7 +1269,7 @@ def _use_charm(state: UWState, x: Roll, ctx: Ctx) -> None:
 
 
 def _resolve(
-    state: UWState, x: Roll, dice: list[int], ctx: Ctx, stones: list[tuple[Fighter, int]]
+    state: UWState, x: Roll, dice: list[int], ctx: Ctx, stones: list[tuple[Fighter, int, str]]
 ) -> None:
     """Blessures: each die (modified) >= defence wounds; PP, the first-wound token, trophies."""
     t = state.fighter(x.target)
@@ -1340,13 +1355,13 @@ def _resolve(
             by=x.attacker,
         )
         if attacker is not None and attacker.alive and state.round in STONES:
-            stones.append((attacker, STONES[state.round]))
+            stones.append((attacker, STONES[state.round], t.id))
 
 
-def _throw_stones(state: UWState, stones: list[tuple[Fighter, int]], ctx: Ctx) -> None:
+def _throw_stones(state: UWState, stones: list[tuple[Fighter, int, str]], ctx: Ctx) -> None:
     """Jets de pierre: a shot of 3/2/1 dice at the eliminator, rolled for the victim, no PP."""
     rolls = []
-    for f, n in stones:
+    for f, n, victim in stones:
         if not f.alive:
             continue
         ctx.emit(
@@ -1371,13 +1386,22 @@ def _throw_stones(state: UWState, stones: list[tuple[Fighter, int]], ctx: Ctx) -
         d = _defence_against(state, f, f, o, ctx)
         ev = ctx.roll(
             n,
-            "🪨",
+            name(state, victim),
             Text(
                 fr=f"les pierres sur {name(state, f.id)}", en=f"the stones at {name(state, f.id)}"
             ),
             target=d,
         )
-        rolls.append(Roll(attacker=None, target=f.id, kind="stones", dice=list(ev.dice), defence=d))
+        rolls.append(
+            Roll(
+                attacker=None,
+                target=f.id,
+                kind="stones",
+                dice=list(ev.dice),
+                defence=d,
+                roller=name(state, victim),
+            )
+        )
     if rolls:
         _open_resolution(state, rolls, ctx)
 
@@ -1418,7 +1442,8 @@ def _check_end(state: UWState, ctx: Ctx) -> bool:
     state.result_scores = _seat_scores(state)
     who = " + ".join(name(state, f.id) for f in winners if f.alive)
     state.result_text = Text(
-        fr=f"{who} reste seul debout : victoire !", en=f"{who} is the last standing: victory!"
+        fr=f"{who} {'restent seuls' if len(state.result_fighters) > 1 else 'reste seul'} debout : victoire !",
+        en=f"{who} {'are' if len(state.result_fighters) > 1 else 'is'} the last standing: victory!",
     )
     ctx.emit("game-over", state.result_text)
     return True
@@ -1455,10 +1480,10 @@ def _finish(state: UWState, teams: list[int], ctx: Ctx, why: Text) -> None:
     who = " + ".join(name(state, f.id) for f in winners)
     pp, tr, _ = best
     state.result_text = Text(
-        fr=f"{why.fr} : {who} l'emporte aux points ({pp} PP, "
+        fr=f"{why.fr} : {who} {'l’emportent' if len(winners) > 1 else 'l’emporte'} aux points ({pp} PP, "
         + plural(tr, "trophée", "trophées", "fr")
         + ").",
-        en=f"{why.en}: {who} wins on points ({pp} PP, "
+        en=f"{why.en}: {who} {'win' if len(winners) > 1 else 'wins'} on points ({pp} PP, "
         + plural(tr, "trophy", "trophies", "en")
         + ").",
     )

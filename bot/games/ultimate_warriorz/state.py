@@ -92,6 +92,8 @@ class Roll(BaseModel):
     rerolled: list[int] = Field(default_factory=list)
     primary: bool = False
     """The strike's main target."""
+    roller: str = ""
+    """Who rolls the dice in the log: the attacker, or the victim for the stones."""
 
 
 class Resolution(BaseModel):
