@@ -14,6 +14,7 @@ from bot.engine.vocabulary import LevelInfo, StatInfo
 from bot.games.ultimate_warriorz import rules
 from bot.games.ultimate_warriorz.ai import EASY, HARD, StrikeSlot, choose
 from bot.games.ultimate_warriorz.args import RollRef
+from bot.games.ultimate_warriorz.cards import FIGHTERS, NAMES, SPECIAL_EFFECTS, SPECIAL_NAMES
 from bot.games.ultimate_warriorz.modes import CONFIG_CHOICES, PLAYER_COUNTS, TEAM, TRIBAL
 from bot.games.ultimate_warriorz.state import UWState
 from bot.games.ultimate_warriorz.view import UWView, build_view
@@ -54,6 +55,16 @@ SUMMARY = Text(
         "default card values are written by this project, not the publisher's (option 'cards' loads yours)."
     ),
 )
+
+
+def _with_specials(summary: Text) -> Text:
+    """The summary followed by what each of the 16 special cards does (issue 12 item 1)."""
+    fr = [f"• {SPECIAL_NAMES[k].fr} ({NAMES[f]}) : {SPECIAL_EFFECTS[k].fr}" for k, f in _OWNERS]
+    en = [f"• {SPECIAL_NAMES[k].en} ({NAMES[f]}): {SPECIAL_EFFECTS[k].en}" for k, f in _OWNERS]
+    return Text(fr=summary.fr + "\n" + "\n".join(fr), en=summary.en + "\n" + "\n".join(en))
+
+
+_OWNERS = [(k, f) for f, (_, _, secret, item) in FIGHTERS.items() for k in (secret, item)]
 
 
 class UltimateWarriorz(Game[UWState, UWView]):
@@ -132,7 +143,7 @@ class UltimateWarriorz(Game[UWState, UWView]):
                 ),
             ),
         ],
-        summary=SUMMARY,
+        summary=_with_specials(SUMMARY),
         stats=STATS,
         ai_levels=[
             LevelInfo(

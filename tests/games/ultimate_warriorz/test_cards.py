@@ -69,3 +69,19 @@ def test_uploaded_data_is_used_and_kept_in_the_options() -> None:
     assert m.options["card_data"] == text
     again = Match.replay("ultimate-warriorz", SEATS, "upload", "tribal-rumble", dict(m.options), [])
     assert again.snapshot() == m.snapshot()
+
+
+def test_each_special_says_what_it_does_on_its_button_and_in_the_summary() -> None:
+    """Issue 12 item 1: the special card's button and the rules summary explain it."""
+    from bot.games.ultimate_warriorz.cards import SPECIAL_EFFECTS, SPECIAL_NAMES
+    from tests.games.ultimate_warriorz.helpers import GAME, make
+
+    info = get_game("ultimate-warriorz").info
+    for special, text in SPECIAL_EFFECTS.items():
+        assert text.fr in info.summary.fr and text.en in info.summary.en
+        assert SPECIAL_NAMES[special].en in info.summary.en
+    state = make({"agaric": 0, "baobab": 1, "cactus": 2})
+    state.phase = "pick"
+    d = next(x for x in GAME.pending(state) if x.args.fighter == "baobab")  # type: ignore[union-attr]
+    details = [o.detail.en for o in d.options if o.detail is not None]
+    assert len(details) == 2 and any("Strike" in x for x in details)
