@@ -16,17 +16,20 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot.engine.registry import all_games
-from bot.gm import Actor, Reply, Upload
-from bot.gm.ids import LOBBY_ACTIONS, parse
+from bot.gm import Actor, Reply, Upload, ids
 from bot.gm.lobby import UPLOAD_MAX
 from bot.gm.present import ai_levels
 from bot.i18n import lang_code, t
+from cogs.components import component_request
 from cogs.render import edit_kwargs, send_kwargs
 
 if TYPE_CHECKING:
     from bot.app import ArenaBot
 
 log = logging.getLogger(__name__)
+
+
+BOOLS = ["True", "False"]
 
 
 def L(text: str, key: str) -> app_commands.locale_str:
@@ -101,15 +104,30 @@ def _refused_choice(interaction: discord.Interaction, value: object, lang: str) 
     data: dict[str, Any] = dict(interaction.data or {})
     options: list[dict[str, Any]] = data.get("options") or []
     sub = options[0].get("options", []) if options and options[0].get("type") == 1 else options
-    param = next((o.get("name") for o in sub if str(o.get("value")) == str(value)), "game")
+    param = next((str(o.get("name")) for o in sub if str(o.get("value")) == str(value)), "")
     if param == "mode":
         modes = ", ".join(f"`{v}`" for v in mode_table())
         return t(lang, "err.unknown_mode", mode=text, modes=modes)
     if param == "ai_level":
         levels = ", ".join(f"`{c.value}`" for c in level_choices())
         return t(lang, "err.unknown_level", level=text, levels=levels or "—")
-    games = ", ".join(f"`{g.id}`" for g in all_games())
-    return t(lang, "err.unknown_game", game=text, games=games)
+    if param == "game":
+        games = ", ".join(f"`{g.id}`" for g in all_games())
+        return t(lang, "err.unknown_game", game=text, games=games)
+    command = interaction.command
+    choices: list[str] = []
+    if isinstance(command, app_commands.Command):
+        parameter = next((p for p in command.parameters if p.display_name == param), None)
+        if parameter is not None:
+            choices = [f"`{c.value}`" for c in parameter.choices]
+            param = parameter.display_name
+    return t(
+        lang,
+        "err.unknown_choice",
+        value=text,
+        param=param or "?",
+        choices=", ".join(choices) or "—",
+    )
 
 
 async def read_upload(attachment: discord.Attachment) -> Upload:
@@ -132,6 +150,8 @@ class Arena(commands.Cog):
 
     def __init__(self, bot: ArenaBot) -> None:
         self.bot = bot
+
+        self._tree_hooks: tuple[Any, Any] = (None, None)
 
     @property
     def gm(self) -> Any:
@@ -170,9 +190,53 @@ class Arena(commands.Cog):
             return False
         return True
 
-    async def _run(
-        self, interaction: discord.Interaction, coro: Any, *, component: bool = False
+    async def _refuse(self, interaction: discord.Interaction, key: str) -> None:
+        """Answer at once, privately, in the user's language; nothing else happens."""
+        text = t(lang_code(str(interaction.locale)), key)
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(text, ephemeral=True)
+            else:
+                await interaction.response.send_message(text, ephemeral=True)
+        except discord.HTTPException as exc:
+            log.warning(
+                "could not refuse interaction %s: %s %s", interaction.id, exc.status, exc.code
+            )
+
+    async def _not_one_of(
+        self, interaction: discord.Interaction, param: str, value: object, choices: list[str]
     ) -> None:
+        """A value of the wrong type (an outdated command definition): refused, nothing done."""
+        lang = lang_code(str(interaction.locale))
+        text = t(
+            lang,
+            "err.unknown_choice",
+            value=str(value)[:50],
+            param=param,
+            choices=", ".join(f"`{c}`" for c in choices) or "—",
+        )
+        try:
+            await interaction.response.send_message(text, ephemeral=True)
+        except discord.HTTPException as exc:
+            log.warning("could not refuse a value: %s %s", exc.status, exc.code)
+
+    async def _run(
+        self,
+        interaction: discord.Interaction,
+        coro: Any,
+        *,
+        component: bool = False,
+        guild: bool = True,
+    ) -> None:
+        """Defer, run the game master's coroutine, deliver its reply.
+
+        ``guild``: the command needs a server (a match lives in a server channel);
+        sent from a DM it is refused and nothing is opened there.
+        """
+        if guild and interaction.guild_id is None:
+            coro.close()
+            await self._refuse(interaction, "err.guild_only")
+            return
         if not await self._defer(interaction, component=component):
             coro.close()
             return
@@ -183,6 +247,42 @@ class Arena(commands.Cog):
             reply = Reply.say(t(lang_code(str(interaction.locale)), "err.generic"))
         await self.deliver(interaction, reply)
 
+    async def cog_load(self) -> None:
+        tree = self.bot.tree
+        self._tree_hooks = (tree.interaction_check, tree.on_error)
+        tree.interaction_check = self._tree_check  # type: ignore[method-assign]
+        tree.on_error = self._tree_error  # type: ignore[method-assign]
+
+    async def cog_unload(self) -> None:
+        tree = self.bot.tree
+        tree.interaction_check, tree.on_error = self._tree_hooks  # type: ignore[method-assign]
+
+    async def _tree_check(self, interaction: discord.Interaction) -> bool:
+        """No command of ours autocompletes: such a request (an outdated or modified
+        client) gets an empty list instead of an error."""
+        if interaction.type is discord.InteractionType.autocomplete:
+            try:
+                await interaction.response.autocomplete([])
+            except discord.HTTPException as exc:
+                log.warning("could not answer an autocomplete: %s %s", exc.status, exc.code)
+            return False
+        return True
+
+    async def _tree_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        """Errors no command handled: an unknown or outdated command is answered politely."""
+        command = interaction.command
+        if command is not None and command._has_any_error_handlers():
+            return  # :meth:`cog_app_command_error` answered
+        log.warning("interaction %s: %r", interaction.id, error)
+        if interaction.type is discord.InteractionType.autocomplete:
+            return
+        known = isinstance(
+            error, (app_commands.CommandNotFound, app_commands.CommandSignatureMismatch)
+        )
+        await self._refuse(interaction, "err.unknown_command" if known else "err.generic")
+
     async def cog_app_command_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:
@@ -191,10 +291,11 @@ class Arena(commands.Cog):
             "command %s failed: %r", interaction.command and interaction.command.name, error
         )
         lang = lang_code(str(interaction.locale))
-        command = interaction.command.name if interaction.command else None
-        if isinstance(error, app_commands.TransformerError) and command in ("start", "rules"):
+        if isinstance(error, app_commands.TransformerError):
             # A value outside the offered choices (an outdated client): name the choices.
             text = _refused_choice(interaction, error.value, lang)
+        elif isinstance(error, app_commands.CommandSignatureMismatch):
+            text = t(lang, "err.unknown_command")
         else:
             text = t(lang, "err.generic")
         try:
@@ -205,21 +306,29 @@ class Arena(commands.Cog):
         except discord.HTTPException as exc:
             log.warning("could not report a command error: %s %s", exc.status, exc.code)
 
-    async def on_component(
-        self, interaction: discord.Interaction, custom_id: str, values: list[str] | None
-    ) -> None:
-        c = parse(custom_id)
-        if c is None:
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """Every button, select and modal: nothing else in the bot handles them, so each
+        is answered here, whatever a modified client put in it."""
+        if interaction.type is discord.InteractionType.modal_submit:
+            await self._refuse(interaction, "err.not_offered")  # we never open a modal
             return
+        if interaction.type is not discord.InteractionType.component:
+            return
+        request = component_request(interaction)
+        if request is None:
+            await self._refuse(interaction, "err.not_offered")
+            return
+        c, values = request
         actor = actor_of(interaction)
-        if c.action in LOBBY_ACTIONS:
+        if isinstance(c, ids.LobbyButton):
             value = values[0] if values else None
             coro = self.gm.lobby_action(c.mid, c.action, actor, value)
-        elif c.action == "hand":
+        elif isinstance(c, ids.Hand):
             coro = self.gm.hand(c.mid, actor)
         else:
-            coro = self.gm.component(c.mid, c.action, c.ver, c.arg, actor, values)
-        await self._run(interaction, coro, component=True)
+            coro = self.gm.click(c, actor, values)
+        await self._run(interaction, coro, component=True, guild=False)
 
     # --- commands ------------------------------------------------------------------------
     @arena.command(
@@ -314,7 +423,9 @@ class Arena(commands.Cog):
     ) -> None:
         game_id = game.value if game is not None else None
         await self._run(
-            interaction, self.gm.rules(game_id, interaction.channel_id or 0, actor_of(interaction))
+            interaction,
+            self.gm.rules(game_id, interaction.channel_id or 0, actor_of(interaction)),
+            guild=False,
         )
 
     @arena.command(
@@ -355,6 +466,8 @@ class Arena(commands.Cog):
     async def play(
         self, interaction: discord.Interaction, text: app_commands.Range[str, 1, 100]
     ) -> None:
+        if not isinstance(text, str):
+            return await self._not_one_of(interaction, "text", text, [])
         await self._run(
             interaction, self.gm.play_text(interaction.channel_id or 0, actor_of(interaction), text)
         )
@@ -381,6 +494,8 @@ class Arena(commands.Cog):
         threads: bool | None = None,
         language: app_commands.Choice[str] | None = None,
     ) -> None:
+        if threads is not None and not isinstance(threads, bool):
+            return await self._not_one_of(interaction, "threads", threads, BOOLS)
         await self._run(
             interaction,
             self.gm.set_guild(
@@ -397,7 +512,9 @@ class Arena(commands.Cog):
     @app_commands.rename(enabled=L("enabled", "enabled"))
     @app_commands.describe(enabled=L("On or off", "enabled.desc"))
     async def dm(self, interaction: discord.Interaction, enabled: bool) -> None:
-        await self._run(interaction, self.gm.set_dm(actor_of(interaction), enabled))
+        if not isinstance(enabled, bool):
+            return await self._not_one_of(interaction, "enabled", enabled, BOOLS)
+        await self._run(interaction, self.gm.set_dm(actor_of(interaction), enabled), guild=False)
 
     @arena.command(
         name=L("autopilot", "autopilot"),
@@ -406,6 +523,8 @@ class Arena(commands.Cog):
     @app_commands.rename(on=L("on", "on"))
     @app_commands.describe(on=L("True: the AI plays for me; False: I play again", "on.desc"))
     async def autopilot(self, interaction: discord.Interaction, on: bool) -> None:
+        if not isinstance(on, bool):
+            return await self._not_one_of(interaction, "on", on, BOOLS)
         await self._run(
             interaction, self.gm.autopilot(interaction.channel_id or 0, actor_of(interaction), on)
         )

@@ -29,8 +29,12 @@ def to_embed(spec: Embed) -> discord.Embed:
 
 
 def to_view(msg: Msg) -> discord.ui.View | None:
-    from cogs.components import ArenaButton, ArenaSelect
+    """The components of ``msg``, as a view that is already stopped.
 
+    A stopped view is never kept in discord.py's view store: every click reaches
+    :meth:`cogs.arena.Arena.on_interaction` (restart-proof, nothing held in memory per
+    message) and is answered there once.
+    """
     if not msg.rows:
         return None
     view = discord.ui.View(timeout=None)
@@ -48,7 +52,7 @@ def to_view(msg: Msg) -> discord.ui.View | None:
                 disabled=row.disabled,
                 row=r,
             )
-            view.add_item(ArenaSelect(sel))
+            view.add_item(sel)
         else:
             for b in row[:5]:
                 btn: discord.ui.Button[Any] = discord.ui.Button(
@@ -59,7 +63,8 @@ def to_view(msg: Msg) -> discord.ui.View | None:
                     disabled=b.disabled,
                     row=r,
                 )
-                view.add_item(ArenaButton(btn))
+                view.add_item(btn)
+    view.stop()
     return view
 
 

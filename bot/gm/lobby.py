@@ -103,7 +103,7 @@ class LobbyMixin(ApplyMixin):
                 return Reply.say(
                     t(lang, "err.unknown_level", level=ai_level, levels=", ".join(levels) or "—")
                 )
-            self._set_option(info, options, [], f"lv:{ai_level}")
+            self._apply_setting(info, options, [], present.LevelSetting(ai_level))
         if upload is not None:
             refusal = await self._load_upload(info, mode_info.id, options, upload, lang)
             if refusal is not None:
@@ -229,15 +229,15 @@ class LobbyMixin(ApplyMixin):
             elif action == "mode":
                 if not host:
                     return Reply.say(t(lang, "err.host_only"))
-                try:
-                    mode = info.mode(value).id
-                except KeyError:
-                    return Reply.say(t(lang, "err.stale"))
+                offered = [m.id for m in info.modes] if len(info.modes) > 1 else []
+                if value not in offered:
+                    return Reply.say(t(lang, "err.not_offered"))
+                mode = info.mode(value).id
             elif action == "opt":
                 if not host:
                     return Reply.say(t(lang, "err.host_only"))
                 if not self._set_option(info, options, seats, value or ""):
-                    return Reply.say(t(lang, "err.stale"))
+                    return Reply.say(t(lang, "err.not_offered"))
             elif action == "start":
                 if not host:
                     return Reply.say(t(lang, "err.host_only"))
@@ -263,44 +263,33 @@ class LobbyMixin(ApplyMixin):
     def _set_option(
         info: GameInfo, options: dict[str, Any], seats: list[SeatSpec], value: str
     ) -> bool:
-        kind, _, arg = value.partition(":")
-        try:
-            if kind in ("tp", "ta", "tr"):
-                secs = int(arg)
-                timers = dict(options.get(tm.TIMERS_KEY) or {})
-                if kind == "tp":
-                    timers["pick"] = timers["turn"] = secs
-                elif kind == "ta":
-                    timers["action"] = secs
-                else:
-                    timers["reaction"] = secs
-                options[tm.TIMERS_KEY] = timers
-                return True
-            if kind == "lv":
-                if arg not in [lv.id for lv in present.ai_levels(info)]:
-                    return False
-                options[present.AI_LEVEL_KEY] = arg
-                for i, s in enumerate(seats):
-                    if s.user_id is None:
-                        seats[i] = s.model_copy(update={"ai_level": arg})
-                level_spec = present.level_option(info)
-                if level_spec is not None:
-                    options[level_spec.id] = arg
-                return True
-            if kind.startswith("o"):
-                spec = info.options[int(kind[1:])]
-                if spec.type == "bool":
-                    options[spec.id] = arg == "1"
-                elif spec.type == "choice":
-                    options[spec.id] = spec.choices[int(arg)][0]
-                elif spec.type == "int":
-                    options[spec.id] = int(arg)
-                else:
-                    return False
-                return True
-        except (ValueError, IndexError):
+        """Apply one value of the lobby's options menu, if the menu offers exactly it."""
+        offered = {v: s for v, _, s in present.lobby_settings(info, "en")}
+        setting = offered.get(value)
+        if setting is None:
             return False
-        return False
+        LobbyMixin._apply_setting(info, options, seats, setting)
+        return True
+
+    @staticmethod
+    def _apply_setting(
+        info: GameInfo, options: dict[str, Any], seats: list[SeatSpec], setting: present.Setting
+    ) -> None:
+        if isinstance(setting, present.TimerSetting):
+            timers = dict(options.get(tm.TIMERS_KEY) or {})
+            for key in setting.timers:
+                timers[key] = setting.seconds
+            options[tm.TIMERS_KEY] = timers
+        elif isinstance(setting, present.LevelSetting):
+            options[present.AI_LEVEL_KEY] = setting.level
+            for i, s in enumerate(seats):
+                if s.user_id is None:
+                    seats[i] = s.model_copy(update={"ai_level": setting.level})
+            level_spec = present.level_option(info)
+            if level_spec is not None:
+                options[level_spec.id] = setting.level
+        else:
+            options[setting.spec_id] = setting.value
 
     async def _start(self, live: Live, actor: Actor) -> Reply:
         rec = live.rec

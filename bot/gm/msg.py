@@ -88,6 +88,26 @@ class Msg:
     mentions: list[int] = field(default_factory=list)
     """User ids this message may ping (nobody else, never @everyone)."""
 
+    def offers(self, custom_id: str, values: list[str] | None) -> bool:
+        """Whether this message offers exactly that: an enabled button ``custom_id`` (no
+        values), or an enabled select ``custom_id`` with one of its values, byte for byte.
+
+        What a modified client sends is only ever compared with what we drew, never parsed.
+        """
+        for row in self.rows:
+            if isinstance(row, Select):
+                if row.custom_id == custom_id and not row.disabled:
+                    return (
+                        values is not None
+                        and len(values) == 1
+                        and any(o.value == values[0] for o in row.options)
+                    )
+                continue
+            for b in row:
+                if b.custom_id == custom_id and not b.disabled:
+                    return not values
+        return False
+
 
 @dataclass
 class Reply:

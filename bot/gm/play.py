@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import logging
-import re
 import secrets
 
 from bot.engine import Choice, Decision, IllegalDecision, StaleDecision
 from bot.engine.decisions import Allocation
 from bot.engine.drafts import Draft
 from bot.engine.text import lang_of
+from bot.gm import ids
 from bot.gm.apply import ApplyMixin
-from bot.gm.ids import DRAFT_ACTIONS, key_tag
+from bot.gm.ids import key_tag
 from bot.gm.live import DraftSlot, Live
 from bot.gm.msg import CONTENT_MAX, Actor, Msg, Reply, clip
 from bot.gm.prompts import (
@@ -19,10 +19,11 @@ from bot.gm.prompts import (
     DraftRef,
     amounts_offered,
     decision_msg,
+    decision_views,
     draft_msg,
     subject_name,
 )
-from bot.i18n import t
+from bot.i18n import CATALOGUES, t
 
 log = logging.getLogger(__name__)
 
@@ -75,19 +76,33 @@ class PlayMixin(ApplyMixin):
         actor: Actor,
         values: list[str] | None = None,
     ) -> Reply:
-        """Every private-prompt component: pick, group, back, page, select."""
-        async with self.lock(mid):
-            live = await self._get(mid)
+        """A prompt click given by its parts: read back through the typed codec."""
+        c = ids.parse(f"am:{mid}:{action}:{ver}" + (f":{arg}" if arg is not None else ""))
+        if c is None:
+            return Reply.say(t(actor.lang, "err.not_offered"))
+        return await self.click(c, actor, values)
+
+    async def click(self, c: ids.ComponentId, actor: Actor, values: list[str] | None) -> Reply:
+        """Every private-prompt component: pick, group, back, page, select, drafts.
+
+        A click counts only if the prompt we would draw for that decision at that
+        version offers exactly that component (and that select value): anything
+        else (a forged index, ``o+1``, a version from the future) is refused
+        politely and changes nothing.
+        """
+        async with self.lock(c.mid):
+            live = await self._get(c.mid)
             lang = actor.lang
             if live is None:
-                return Reply(update=Msg(content=t(lang, "err.no_match")))
+                return Reply.say(t(lang, "err.no_match"))
             if live.match is None:
                 return Reply.say(t(lang, "err.not_started"))
-            tag, _, rest = (arg or "").partition(".")
-            d = self._find(live, tag)
             match = live.match
-            if d is None or (ver < match.version and match.pending_since.get(d.key, 0) > ver):
-                if action in DRAFT_ACTIONS:
+            if c.ver > match.version or not isinstance(c, ids.Tagged):
+                return Reply.say(t(lang, "err.not_offered"))
+            d = self._find(live, c.tag)
+            if d is None or (c.ver < match.version and match.pending_since.get(d.key, 0) > c.ver):
+                if isinstance(c, ids.Draft):
                     # The step this draft answered is gone: say so, then the fresh prompts.
                     reply = await self._hand(live, actor, intro=t(lang, "draft.gone"))
                     reply.strip = True
@@ -95,26 +110,27 @@ class PlayMixin(ApplyMixin):
                 return await self._stale(live, actor)
             if match.seats[d.seat].user_id != actor.user_id:
                 return Reply.say(t(lang, "err.not_your_seat"))
-            if action in DRAFT_ACTIONS:
-                return await self._draft_click(live, d, action, rest, ver, actor, values)
-            if action == "back":
+            if isinstance(c, ids.Draft):
+                return await self._draft_click(live, d, c, actor, values)
+            views = decision_views(c.mid, c.ver, d, _langs(lang), match.game.info)
+            custom_id = c.encode()
+            if not any(v.offers(custom_id, values) for v in views):
+                return Reply.say(t(lang, "err.not_offered"))
+            if isinstance(c, ids.Back):
                 return Reply(update=self._prompt(live, d, lang))
-            if action == "grp":
-                return Reply(update=self._prompt(live, d, lang, group=_int(rest)))
-            if action == "page":
-                return Reply(update=self._prompt(live, d, lang, page=_int(rest)))
-            if action == "sel":
-                value = (values or [""])[0]
-                if value.startswith("g"):
-                    return Reply(update=self._prompt(live, d, lang, group=_int(value[1:])))
-                index = _int(value[1:]) if value.startswith("o") else -1
-            elif action == "pick":
-                index = _int(rest)
-            else:
-                return await self._stale(live, actor)
+            if isinstance(c, ids.Group):
+                return Reply(update=self._prompt(live, d, lang, group=c.n))
+            if isinstance(c, ids.Page):
+                return Reply(update=self._prompt(live, d, lang, page=c.n))
+            index = c.n if isinstance(c, ids.Pick) else -1
+            if isinstance(c, ids.Menu):
+                picked = ids.parse_menu_value((values or [""])[0])
+                if picked is not None and picked.kind == "g":
+                    return Reply(update=self._prompt(live, d, lang, group=picked.index))
+                index = picked.index if picked is not None else -1
             if not 0 <= index < len(d.options):
-                return await self._stale(live, actor)
-            return await self._decide(live, d, d.options[index].id, ver, actor)
+                return Reply.say(t(lang, "err.not_offered"))
+            return await self._decide(live, d, d.options[index].id, c.ver, actor)
 
     async def _decide(
         self, live: Live, d: Decision, option_id: str, ver: int, actor: Actor
@@ -231,69 +247,67 @@ class PlayMixin(ApplyMixin):
         self,
         live: Live,
         d: Decision,
-        action: str,
-        rest: str,
-        ver: int,
+        c: ids.Draft,
         actor: Actor,
         values: list[str] | None,
     ) -> Reply:
         """One click on a draft prompt: change the draft and redraw, or Confirm it.
 
-        ``rest`` is ``<draft id>.<revision>[.<part>[.<amount>]]``, all written by
-        :func:`bot.gm.prompts.draft_msg`; every part is checked against what was offered.
+        The click must be one the prompt of this draft at this revision offered
+        (:func:`bot.gm.prompts.draft_msg`, drawn again here); anything else changes nothing.
         """
         lang = actor.lang
         match = live.match
         assert match is not None
-        did, _, tail = rest.partition(".")
-        rev_text, _, part = tail.partition(".")
-        rev = _num(rev_text)
         slot = self._slot(live, d)
+        if slot is not None and (c.did != slot.did or c.rev != slot.rev):
+            # Another copy of this prompt moved on meanwhile: show where the draft is.
+            return Reply(update=self._prompt(live, d, lang, notice=t(lang, "draft.behind")))
+        if slot is None and c.rev != 0:
+            # A draft this process does not know: the bot restarted (or it was dropped).
+            return Reply(update=self._prompt(live, d, lang, notice=t(lang, "draft.lost")))
+        draft = slot.draft if slot else Draft(key=d.key, seat=d.seat)
+        ref = DraftRef(c.did, c.rev)
+        focus = slot.focus if slot else 0
+        custom_id = c.encode()
+        info = match.game.info
+        if not any(
+            draft_msg(c.mid, c.ver, d, draft, ref, "", x, info=info, focus=focus).offers(
+                custom_id, values
+            )
+            for x in _langs(lang)
+        ):
+            return Reply.say(t(lang, "err.not_offered"))
         if slot is None:
-            if rev != 0:
-                # A draft this process does not know: the bot restarted (or it was dropped).
-                return Reply(update=self._prompt(live, d, lang, notice=t(lang, "draft.lost")))
             slot = DraftSlot(
-                draft=Draft(key=d.key, seat=d.seat),
+                draft=draft,
                 did=secrets.token_hex(3),
                 since=match.pending_since.get(d.key, 0),
             )
             live.drafts[(d.seat, d.key)] = slot
-        elif did != slot.did or rev != slot.rev:
-            # Another copy of this prompt moved on meanwhile: show where the draft is.
-            return Reply(update=self._prompt(live, d, lang, notice=t(lang, "draft.behind")))
         ask = d.ask
         try:
-            if action == "dok":
+            if isinstance(c, ids.DraftConfirm):
                 problem = slot.draft.problem(d)
                 if problem is not None:
                     return Reply(update=self._prompt(live, d, lang, notice=problem.get(lang)))
                 choice = slot.draft.choice(d)
                 label = slot.draft.summary(d).get(lang)
-                return await self._decide_choice(live, d, choice, label, ver, actor)
-            if action == "dback":
+                return await self._decide_choice(live, d, choice, label, c.ver, actor)
+            if isinstance(c, ids.DraftBack):
                 new = slot.draft.back()
-            elif action == "dopt":
-                index = _num(part)
-                if index is None or not 0 <= index < len(d.options):
-                    return await self._stale(live, actor)
-                new = slot.draft.toggle(d, d.options[index].id)
-            elif action == "damt":
-                qtext, _, amount_text = part.partition(".")
-                qi, amount = _num(qtext), _num(amount_text)
-                if not isinstance(ask, Allocation) or qi is None or amount is None:
-                    return await self._stale(live, actor)
-                if not 0 <= qi < len(ask.quantities):
-                    return await self._stale(live, actor)
-                new = slot.draft.set_amount(d, ask.quantities[qi].id, amount)
-            elif action == "dsel":
-                value = (values or [""])[0]
-                picked = self._draft_select(d, slot, part, value)
+            elif isinstance(c, ids.DraftToggle):
+                new = slot.draft.toggle(d, d.options[c.index].id)
+            elif isinstance(c, ids.DraftAmount):
+                assert isinstance(ask, Allocation)
+                new = slot.draft.set_amount(d, ask.quantities[c.quantity].id, c.amount)
+            elif isinstance(c, ids.DraftMenu):
+                picked = self._draft_select(d, slot, c, (values or [""])[0])
                 if picked is None:
-                    return await self._stale(live, actor)
+                    return Reply.say(t(lang, "err.not_offered"))
                 new = picked
             else:
-                return await self._stale(live, actor)
+                return Reply.say(t(lang, "err.not_offered"))
         except IllegalDecision as exc:
             return Reply(update=self._prompt(live, d, lang, notice=exc.reason.get(lang)))
         slot.draft = new
@@ -301,30 +315,27 @@ class PlayMixin(ApplyMixin):
         return Reply(update=self._prompt(live, d, lang))
 
     @staticmethod
-    def _draft_select(d: Decision, slot: DraftSlot, part: str, value: str) -> Draft | None:
+    def _draft_select(d: Decision, slot: DraftSlot, c: ids.DraftMenu, value: str) -> Draft | None:
         """A draft select's value, matched exactly against the values that select offered.
 
         ``o<n>``: the n-th select of options (value: an option index); ``q<i>``: the
         amounts of quantity i; ``f``: which quantity to show (the draft is unchanged).
         """
         ask = d.ask
-        if part == "f" and isinstance(ask, Allocation):
+        if c.part == "f" and isinstance(ask, Allocation):
             offered = [str(i) for i in range(len(ask.quantities))]
             if value not in offered:
                 return None
             slot.focus = offered.index(value)
             return slot.draft
-        kind, number = part[:1], _num(part[1:])
-        if number is None:
-            return None
-        if kind == "o" and 0 <= number < SELECTS_MAX:
-            indexes = range(number * 25, min(len(d.options), (number + 1) * 25))
+        if c.part == "o" and 0 <= c.n < SELECTS_MAX:
+            indexes = range(c.n * 25, min(len(d.options), (c.n + 1) * 25))
             offered = [str(i) for i in indexes]
             if value not in offered:
                 return None
             return slot.draft.toggle(d, d.options[indexes[offered.index(value)]].id)
-        if kind == "q" and isinstance(ask, Allocation) and 0 <= number < len(ask.quantities):
-            q = ask.quantities[number]
+        if c.part == "q" and isinstance(ask, Allocation) and 0 <= c.n < len(ask.quantities):
+            q = ask.quantities[c.n]
             amounts = amounts_offered(q)
             offered = [str(a) for a in amounts]
             if value not in offered:
@@ -406,16 +417,6 @@ class PlayMixin(ApplyMixin):
             return Reply.say(t(lang, "err.unreadable", text=text, sample=sample))
 
 
-def _int(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        return -1
-
-
-_NUMBER = re.compile(r"-?[0-9]{1,9}")
-
-
-def _num(text: str) -> int | None:
-    """A whole number written by us in a custom id (never anything looser), else None."""
-    return int(text) if _NUMBER.fullmatch(text) else None
+def _langs(first: str) -> tuple[str, ...]:
+    """The reader's language first, then the others: a prompt may have been drawn in any."""
+    return (first, *(x for x in CATALOGUES if x != first))

@@ -6,6 +6,7 @@ what; logs carry only public events (``visible_to is None``).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from bot.engine import Decision, GameInfo, Match, OptionSpec, SeatSpec
@@ -13,7 +14,7 @@ from bot.engine.events import AnyEvent
 from bot.engine.registry import get_game
 from bot.engine.vocabulary import LevelInfo
 from bot.gm import timers as tm
-from bot.gm.ids import cid
+from bot.gm.ids import Hand, lobby_id
 from bot.gm.msg import Attachment, Button, Embed, Msg, Row, Select, SelectOption, clip
 from bot.i18n import t
 
@@ -73,35 +74,108 @@ def _int_values(spec: OptionSpec) -> list[int]:
     return sorted({lo, int(spec.default), (lo + hi) // 2, hi})
 
 
-def lobby_option_entries(info: GameInfo, lang: str) -> list[tuple[str, str]]:
-    """(value, label) pairs the host can pick in the lobby's options menu."""
-    out: list[tuple[str, str]] = []
+@dataclass(frozen=True)
+class TimerSetting:
+    """Set deadlines (``timers`` keys) to ``seconds``."""
+
+    timers: tuple[str, ...]
+    seconds: int
+
+
+@dataclass(frozen=True)
+class LevelSetting:
+    """Set the AI level (of the table and of every AI seat)."""
+
+    level: str
+
+
+@dataclass(frozen=True)
+class OptionSetting:
+    """Set the game's option ``spec_id`` to ``value``."""
+
+    spec_id: str
+    value: bool | int | str
+
+
+Setting = TimerSetting | LevelSetting | OptionSetting
+
+
+def lobby_settings(info: GameInfo, lang: str) -> list[tuple[str, str, Setting]]:
+    """(value, label, what it does) for each entry of the lobby's options menu, as offered.
+
+    A value the host sends is looked up here exactly; nothing else is ever read from it.
+    """
+    out: list[tuple[str, str, Setting]] = []
     level_spec = level_option(info)
     for i, spec in enumerate(info.options):
         name = spec.names.get(lang)
         if spec.type == "bool":
             out += [
-                (f"o{i}:1", t(lang, "pair", name=name, value=t(lang, "on"))),
-                (f"o{i}:0", t(lang, "pair", name=name, value=t(lang, "off"))),
+                (
+                    f"o{i}:1",
+                    t(lang, "pair", name=name, value=t(lang, "on")),
+                    OptionSetting(spec.id, True),
+                ),
+                (
+                    f"o{i}:0",
+                    t(lang, "pair", name=name, value=t(lang, "off")),
+                    OptionSetting(spec.id, False),
+                ),
             ]
         elif spec.type == "choice":
             if spec is level_spec:
                 continue
             out += [
-                (f"o{i}:{j}", t(lang, "pair", name=name, value=txt.get(lang)))
-                for j, (_, txt) in enumerate(spec.choices)
+                (
+                    f"o{i}:{j}",
+                    t(lang, "pair", name=name, value=txt.get(lang)),
+                    OptionSetting(spec.id, v),
+                )
+                for j, (v, txt) in enumerate(spec.choices)
             ]
         elif spec.type == "int":
-            out += [(f"o{i}:{v}", t(lang, "pair", name=name, value=v)) for v in _int_values(spec)]
+            out += [
+                (f"o{i}:{v}", t(lang, "pair", name=name, value=v), OptionSetting(spec.id, v))
+                for v in _int_values(spec)
+            ]
     for lv in ai_levels(info):
-        out.append((f"lv:{lv.id}", t(lang, "lobby.ai_level", level=lv.names.get(lang))))
+        out.append(
+            (
+                f"lv:{lv.id}",
+                t(lang, "lobby.ai_level", level=lv.names.get(lang)),
+                LevelSetting(lv.id),
+            )
+        )
     for s in tm.PICK_CHOICES:
-        out.append((f"tp:{s}", t(lang, "lobby.timer_pick", d=tm.human(s, lang))))
+        out.append(
+            (
+                f"tp:{s}",
+                t(lang, "lobby.timer_pick", d=tm.human(s, lang)),
+                TimerSetting(("pick", "turn"), s),
+            )
+        )
     for s in tm.ACTION_CHOICES:
-        out.append((f"ta:{s}", t(lang, "lobby.timer_action", d=tm.human(s, lang))))
+        out.append(
+            (
+                f"ta:{s}",
+                t(lang, "lobby.timer_action", d=tm.human(s, lang)),
+                TimerSetting(("action",), s),
+            )
+        )
     for s in tm.REACTION_CHOICES:
-        out.append((f"tr:{s}", t(lang, "lobby.timer_reaction", d=tm.human(s, lang))))
+        out.append(
+            (
+                f"tr:{s}",
+                t(lang, "lobby.timer_reaction", d=tm.human(s, lang)),
+                TimerSetting(("reaction",), s),
+            )
+        )
     return out[:25]
+
+
+def lobby_option_entries(info: GameInfo, lang: str) -> list[tuple[str, str]]:
+    """(value, label) pairs the host can pick in the lobby's options menu."""
+    return [(value, label) for value, label, _ in lobby_settings(info, lang)]
 
 
 def lobby_msg(
@@ -164,24 +238,28 @@ def lobby_msg(
     full = len(seats) >= max(counts)
     rows: list[Row] = [
         [
-            Button(t(lang, "lobby.join"), cid(mid, "join", 0), "success", disabled=full),
-            Button(t(lang, "lobby.leave"), cid(mid, "leave", 0), "secondary"),
+            Button(t(lang, "lobby.join"), lobby_id(mid, "join"), "success", disabled=full),
+            Button(t(lang, "lobby.leave"), lobby_id(mid, "leave"), "secondary"),
             Button(
-                t(lang, "lobby.addai"), cid(mid, "addai", 0), "secondary", emoji="🤖", disabled=full
+                t(lang, "lobby.addai"),
+                lobby_id(mid, "addai"),
+                "secondary",
+                emoji="🤖",
+                disabled=full,
             ),
             Button(
                 t(lang, "lobby.start"),
-                cid(mid, "start", 0),
+                lobby_id(mid, "start"),
                 "primary",
                 disabled=len(seats) not in counts,
             ),
-            Button(t(lang, "lobby.cancel"), cid(mid, "cancel", 0), "danger"),
+            Button(t(lang, "lobby.cancel"), lobby_id(mid, "cancel"), "danger"),
         ]
     ]
     if len(info.modes) > 1:
         rows.append(
             Select(
-                custom_id=cid(mid, "mode", 0),
+                custom_id=lobby_id(mid, "mode"),
                 placeholder=t(lang, "lobby.mode_pick"),
                 options=[
                     SelectOption(
@@ -198,7 +276,7 @@ def lobby_msg(
     if entries:
         rows.append(
             Select(
-                custom_id=cid(mid, "opt", 0),
+                custom_id=lobby_id(mid, "opt"),
                 placeholder=t(lang, "lobby.option_pick"),
                 options=[SelectOption(label=label, value=value) for value, label in entries],
             )
@@ -263,7 +341,10 @@ def round_msg(
         rows.append(
             [
                 Button(
-                    t(lang, "round.button"), cid(mid, "hand", match.version), "primary", emoji="🃏"
+                    t(lang, "round.button"),
+                    Hand(mid, match.version).encode(),
+                    "primary",
+                    emoji="🃏",
                 )
             ]
         )

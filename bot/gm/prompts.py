@@ -23,7 +23,8 @@ from dataclasses import dataclass
 from bot.engine import Decision, GameInfo, Option
 from bot.engine.decisions import Allocation, Many, Order, Quantity
 from bot.engine.drafts import Draft
-from bot.gm.ids import cid, key_tag
+from bot.gm import ids
+from bot.gm.ids import key_tag
 from bot.gm.msg import SELECT_OPTIONS_MAX, Button, Msg, Row, Select, SelectOption, clip
 from bot.i18n import t
 
@@ -232,9 +233,9 @@ def decision_msg(
                 [
                     Button(
                         label=e.label,
-                        custom_id=cid(
-                            mid, "pick" if e.kind == "o" else "grp", version, f"{tag}.{e.index}"
-                        ),
+                        custom_id=(ids.Pick if e.kind == "o" else ids.Group)(
+                            mid, version, tag, e.index
+                        ).encode(),
                         style=e.style,  # type: ignore[arg-type]
                         emoji=e.emoji,
                     )
@@ -250,12 +251,12 @@ def decision_msg(
             first, last = n + 1 + page * PAGE, n + len(part) + page * PAGE
             rows.append(
                 Select(
-                    custom_id=cid(mid, "sel", version, f"{tag}.{page}.{n // 25}"),
+                    custom_id=ids.Menu(mid, version, tag, page, n // 25).encode(),
                     placeholder=t(lang, "prompt.select", first=first, last=last),
                     options=[
                         SelectOption(
                             label=e.label if e.kind == "o" else "▶ " + e.label,
-                            value=f"{e.kind}{e.index}",
+                            value=ids.MenuValue("o" if e.kind == "o" else "g", e.index).encode(),
                             description=e.description,
                             emoji=e.emoji,
                         )
@@ -266,17 +267,39 @@ def decision_msg(
         if pages > 1:
             if page > 0:
                 nav.append(
-                    Button(t(lang, "prompt.prev"), cid(mid, "page", version, f"{tag}.{page - 1}"))
+                    Button(t(lang, "prompt.prev"), ids.Page(mid, version, tag, page - 1).encode())
                 )
             if page < pages - 1:
                 nav.append(
-                    Button(t(lang, "prompt.next"), cid(mid, "page", version, f"{tag}.{page + 1}"))
+                    Button(t(lang, "prompt.next"), ids.Page(mid, version, tag, page + 1).encode())
                 )
     if group is not None:
-        nav.insert(0, Button(t(lang, "prompt.back"), cid(mid, "back", version, tag), emoji="↩"))
+        nav.insert(
+            0, Button(t(lang, "prompt.back"), ids.Back(mid, version, tag).encode(), emoji="↩")
+        )
     if nav:
         rows.append(nav)
     return Msg(content=clip(content, 2000), rows=rows)
+
+
+def decision_views(
+    mid: int, version: int, decision: Decision, langs: tuple[str, ...], info: GameInfo | None
+) -> list[Msg]:
+    """Every prompt :func:`decision_msg` can draw for ``decision`` at ``version``: each
+    group opened or not, each page, in each language (groups are named per language).
+
+    A click is accepted only if one of these offered exactly that component and value.
+    """
+    out: list[Msg] = []
+    for lang in langs:
+        for group in [None, *range(len(groups_of(decision, lang)))]:
+            count = len(entries(decision, lang, group, info))
+            pages = 1 if count <= BUTTONS_MAX else (count + PAGE - 1) // PAGE
+            out += [
+                decision_msg(mid, version, decision, "", lang, group=group, page=p, info=info)
+                for p in range(pages)
+            ]
+    return out
 
 
 # --- drafts: a structured answer built click by click ------------------------------------------
@@ -284,6 +307,10 @@ QTY_ROWS = 4
 """Quantities an allocation prompt shows one per row (more: pick one, then its amount)."""
 STEPS = (-5, -1, 1, 5)
 """The -/+ buttons of a quantity with more amounts than a select holds."""
+
+
+DraftBase = tuple[int, int, str, str, int]
+"""What every component of one draft prompt carries: match, version, tag, draft id, revision."""
 
 
 @dataclass
@@ -336,7 +363,7 @@ def draft_msg(
     same message; only Confirm sends the answer, once, as one decision.
     """
     tag = key_tag(decision.key)
-    base = f"{tag}.{ref.did}.{ref.rev}"
+    base: DraftBase = (mid, version, tag, ref.did, ref.rev)
     ask = decision.ask
     lines = [header(decision, seat_name, lang, due_at, info)]
     if notice:
@@ -349,7 +376,7 @@ def draft_msg(
         lines.append(t(lang, "draft.allocation"))
         amounts = draft.amounts(decision)
         for total in ask.totals:
-            ids = total.of or [q.id for q in ask.quantities]
+            members = total.of or [q.id for q in ask.quantities]
             what = total.label.get(lang) if total.label else t(lang, "draft.total_all")
             lines.append(
                 t(
@@ -357,7 +384,7 @@ def draft_msg(
                     "draft.total",
                     what=what,
                     rule=bounds_text(total.min, total.max, lang),
-                    now=sum(amounts.get(i, 0) for i in ids),
+                    now=sum(amounts.get(i, 0) for i in members),
                 )
             )
         rows += _allocation_rows(mid, version, base, ask, amounts, lang, focus)
@@ -374,11 +401,13 @@ def draft_msg(
         [
             Button(
                 t(lang, "prompt.back"),
-                cid(mid, "dback", version, base),
+                ids.DraftBack(*base).encode(),
                 emoji="↩",
                 disabled=not draft.steps,
             ),
-            Button(t(lang, "draft.confirm"), cid(mid, "dok", version, base), "success", emoji="✔"),
+            Button(
+                t(lang, "draft.confirm"), ids.DraftConfirm(*base).encode(), "success", emoji="✔"
+            ),
         ]
     )
     return Msg(content=clip("\n".join(lines), 2000), rows=rows)
@@ -387,7 +416,7 @@ def draft_msg(
 def _option_rows(
     mid: int,
     version: int,
-    base: str,
+    base: DraftBase,
     decision: Decision,
     draft: Draft,
     lang: str,
@@ -408,7 +437,7 @@ def _option_rows(
                 row.append(
                     Button(
                         label=label,
-                        custom_id=cid(mid, "dopt", version, f"{base}.{e.index}"),
+                        custom_id=ids.DraftToggle(*base, e.index).encode(),
                         style="success" if placed else e.style,  # type: ignore[arg-type]
                         emoji=e.emoji,
                         disabled=order and placed,
@@ -435,7 +464,7 @@ def _option_rows(
         if opts:
             rows.append(
                 Select(
-                    custom_id=cid(mid, "dsel", version, f"{base}.o{n // 25}"),
+                    custom_id=ids.DraftMenu(*base, "o", n // 25).encode(),
                     placeholder=t(lang, "prompt.select", first=n + 1, last=n + len(part)),
                     options=opts,
                 )
@@ -446,7 +475,7 @@ def _option_rows(
 def _allocation_rows(
     mid: int,
     version: int,
-    base: str,
+    base: DraftBase,
     ask: Allocation,
     amounts: dict[str, int],
     lang: str,
@@ -460,7 +489,7 @@ def _allocation_rows(
         focus = focus if 0 <= focus < len(qs) else 0
         rows.append(
             Select(
-                custom_id=cid(mid, "dsel", version, f"{base}.f"),
+                custom_id=ids.DraftMenu(*base, "f").encode(),
                 placeholder=t(lang, "draft.quantity_pick", what=qs[focus].label.get(lang)),
                 options=[
                     SelectOption(
@@ -480,7 +509,7 @@ def _allocation_rows(
         if len(offered) <= SELECT_OPTIONS_MAX:
             rows.append(
                 Select(
-                    custom_id=cid(mid, "dsel", version, f"{base}.q{qi}"),
+                    custom_id=ids.DraftMenu(*base, "q", qi).encode(),
                     placeholder=t(lang, "draft.amount_pick", what=q.label.get(lang), now=cur),
                     options=[
                         SelectOption(label=str(v), value=str(v), emoji="✅" if v == cur else None)
@@ -496,18 +525,16 @@ def _allocation_rows(
                 targets.append(target)
         low = [v for v in targets if v < cur]
         high = [v for v in targets if v > cur]
-        row = [Button(f"{v - cur:+d}", cid(mid, "damt", version, f"{base}.{qi}.{v}")) for v in low]
+        row = [Button(f"{v - cur:+d}", ids.DraftAmount(*base, qi, v).encode()) for v in low]
         row.append(
             Button(
                 f"{q.label.get(lang)}: {cur}",
-                cid(mid, "damt", version, f"{base}.{qi}.{cur}"),
+                ids.DraftAmount(*base, qi, cur).encode(),
                 "primary",
                 emoji=q.emoji,
                 disabled=True,
             )
         )
-        row += [
-            Button(f"{v - cur:+d}", cid(mid, "damt", version, f"{base}.{qi}.{v}")) for v in high
-        ]
+        row += [Button(f"{v - cur:+d}", ids.DraftAmount(*base, qi, v).encode()) for v in high]
         rows.append(row)
     return rows

@@ -8,7 +8,8 @@ from pathlib import Path
 
 from bot.engine import Decision, Option, Text
 from bot.engine.registry import all_games, get_game
-from bot.gm.ids import BUTTON_TEMPLATE, MAX_LEN, SELECT_TEMPLATE, cid, key_tag, parse
+from bot.gm import ids
+from bot.gm.ids import MAX_LEN, key_tag, parse
 from bot.gm.msg import Select
 from bot.gm.prompts import decision_msg
 from bot.i18n import COMMANDS, en, fr, t
@@ -144,12 +145,50 @@ def test_every_message_key_used_in_code_exists() -> None:
 
 
 def test_custom_ids_fit_and_round_trip() -> None:
-    longest = cid(2**63 - 1, "page", 999_999_999, key_tag("r12:pick:cactus") + ".99.3")
+    big = 999_999_999
+    tag = key_tag("r12:pick:cactus")
+    longest = ids.DraftAmount(2**63 - 1, big, tag, "a1b2c3", big, big, -big).encode()
     assert len(longest) <= MAX_LEN
-    assert parse(longest).mid == 2**63 - 1
-    assert re.fullmatch(BUTTON_TEMPLATE, "am:3:pick:7:abcdef12.4")
-    assert re.fullmatch(SELECT_TEMPLATE, "am:3:sel:7:abcdef12.0.1")
-    assert not re.fullmatch(BUTTON_TEMPLATE, "am:3:sel:7")
+    assert parse(longest) == ids.DraftAmount(2**63 - 1, big, tag, "a1b2c3", big, big, -big)
+    assert parse("am:3:pick:7:abcdef12.4") == ids.Pick(3, 7, "abcdef12", 4)
+    menu = parse("am:3:sel:7:abcdef12.0.1")
+    assert menu == ids.Menu(3, 7, "abcdef12", 0, 1) and menu.KIND == "select"
+    assert parse("am:3:join:0") == ids.LobbyButton(3, 0, "join")
+    assert parse("am:3:opt:0") == ids.LobbySelect(3, 0, "opt")
+    assert parse("am:3:hand:5") == ids.Hand(3, 5)
+
+
+def test_custom_ids_are_read_only_as_written() -> None:
+    """Issue 10 item 5: no integer parsing of free text; only what encode() writes is read."""
+    forged = [
+        "am:3:sel:7",  # a select id without its argument
+        "am:3:pick:7:abcdef12.+4",
+        "am:3:pick:7:abcdef12. 4",
+        "am:3:pick:7:abcdef12.04",  # a leading zero
+        "am:3:pick:7:abcdef12.\u0664",  # an Arabic-Indic digit
+        "am:3:pick:7:abcdef12.4\n",
+        "am:3:pick:07:abcdef12.4",
+        "am:03:pick:7:abcdef12.4",
+        "am:3:pick:7:ABCDEF12.4",
+        "am:3:pick:7:abcdef12",
+        "am:3:pick:7:abcdef12.4.5",
+        "am:3:join:1",  # lobby ids carry version 0 and no argument
+        "am:3:join:0:x",
+        "am:3:hand:5:1",
+        "am:3:dsel:7:abcdef12.n.0.f1",
+        "am:3:dsel:7:abcdef12.n.0.o",
+        "am:3:dsel:7:abcdef12.zz.0.o1",
+        "am:3:damt:7:abcdef12.n.0.1.-0",
+        "am:3:zzz:7",
+        "am:0:join:0",
+        "AM:3:join:0",
+        "",
+    ]
+    for text in forged:
+        assert parse(text) is None, text
+    assert ids.parse_menu_value("o12") == ids.MenuValue("o", 12)
+    for value in ("o+1", "o1\n", "o\u0661", " o1", "o01", "o-1", "x1", "o", "g"):
+        assert ids.parse_menu_value(value) is None, value
 
 
 def _decision(n: int, groups: int = 0) -> Decision:

@@ -14,7 +14,7 @@ import re
 from typing import Any
 
 from bot.engine import Choice
-from bot.gm.ids import PATTERN
+from bot.gm import ids
 from tests.cogs.driver import Driver
 from tests.harness.fake_discord import FakeMessage
 
@@ -82,9 +82,12 @@ async def logged(d: Driver) -> list[Choice]:
 def check_custom_ids(d: Driver, msg: FakeMessage) -> None:
     """Draft custom ids: our pattern, and nothing but a tag, a draft id and numbers."""
     for c in d.fake.components(d.fake.message(msg.id)):
-        m = PATTERN.fullmatch(c["custom_id"])
-        assert m is not None, c["custom_id"]
-        assert re.fullmatch(r"[0-9a-f]{8}\.([0-9a-f]{6}|n)\.[0-9]+(\.[oqf]?-?[0-9]*)*", m["arg"])
+        parsed = ids.parse(c["custom_id"])
+        assert isinstance(parsed, ids.Draft), c["custom_id"]
+        assert parsed.encode() == c["custom_id"]
+        assert re.fullmatch(
+            r"[0-9a-f]{8}\.([0-9a-f]{6}|n)\.[0-9]+(\.[oqf]?-?[0-9]*)*", parsed.arg or ""
+        )
 
 
 async def test_a_whole_match_of_set_order_and_amounts_through_drafts(driver: Driver) -> None:

@@ -43,8 +43,7 @@ from bot.games.mad_arena.labels import card_label, card_stats
 from bot.games.mad_arena.labels import stats_text as card_values
 from bot.games.mad_arena.state import MAState
 from bot.gm import present
-from bot.gm.ids import BUTTON_ACTIONS, PATTERN, SELECT_ACTIONS
-from bot.gm.ids import cid as make_cid
+from bot.gm.ids import Hand, LobbyButton, parse
 from bot.gm.msg import Button
 from bot.gm.prompts import stats_text as option_values
 from bot.i18n import t
@@ -54,8 +53,6 @@ from tests.harness.fake_discord import Call
 MAD_ARENA = get_game("mad-arena").info
 TOKEN = "SECRET-TOKEN.Zm9vYmFy.arena-master-never-logs-me"
 CALLBACK = "/interactions/{webhook_id}/{webhook_token}/callback"
-PUBLIC_ARG = re.compile(r"[0-9]{1,9}")
-"""The only argument a public custom_id may carry (a number); public ones carry none today."""
 
 
 class Leak(AssertionError):
@@ -285,13 +282,10 @@ class SecrecyChecker:
                 if any(line in x for x in [text, *files]):
                     raise Leak(f"private event {line!r} in public {call!r}")
             for custom_id in walk_custom_ids(call.json):
-                m = PATTERN.fullmatch(custom_id)
-                if m is None or m["action"] not in (*BUTTON_ACTIONS, *SELECT_ACTIONS):
-                    raise Leak(
-                        f"public custom_id {custom_id!r} is not am:<id>:<action>:<v>[:<arg>]"
-                    )
-                if m["arg"] is not None and not PUBLIC_ARG.fullmatch(m["arg"]):
-                    raise Leak(f"public custom_id {custom_id!r} carries a private argument")
+                # Public ids are lobby or board ids: no argument, so nothing private.
+                c = parse(custom_id)
+                if not isinstance(c, (LobbyButton, Hand)) or c.arg is not None:
+                    raise Leak(f"public custom_id {custom_id!r} is not a lobby or board id")
             for name, _, data in call.files:
                 if name.endswith(".png") and data not in self.public_pngs:
                     raise Leak(f"public image {name} was not rendered from view(state, None)")
@@ -449,7 +443,7 @@ async def test_a_hand_on_the_public_board_is_caught(
             if where == "footer":
                 msg.embeds[0].footer = f"{msg.embeds[0].footer} {label}"
             else:
-                extra = Button(label, make_cid(mid, "hand", match.version, "1"), disabled=True)
+                extra = Button(label, f"am:{mid}:hand:{match.version}:1", disabled=True)
                 msg.rows.append([extra])
         return msg
 
