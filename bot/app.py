@@ -60,14 +60,12 @@ class ArenaBot(commands.Bot):
         self.gm: GameMaster
 
     async def setup_hook(self) -> None:
-        from cogs.components import ArenaButton, ArenaSelect
         from cogs.publisher import DiscordPublisher
         from cogs.translator import ArenaTranslator
 
         self.store = await Store.open(self.db_path)
         self.gm = GameMaster(self.store, DiscordPublisher(self), self.clock)
         await self.tree.set_translator(ArenaTranslator())
-        self.add_dynamic_items(ArenaButton, ArenaSelect)
         for ext in EXTENSIONS:
             await self.load_extension(ext)
         if self.sync_commands:
