@@ -83,6 +83,7 @@ class MadArena(Game[MAState, MAView]):
                 id="card_data",
                 names=Text(fr="Cartes envoyées", en="Uploaded cards"),
                 type="text",
+                upload_for="cards",
                 default=None,
                 help=Text(
                     fr="Le contenu d'un fichier de cartes (TOML ou JSON, 64 Kio au plus), validé comme l'option « cards » ; il l'emporte sur elle.",

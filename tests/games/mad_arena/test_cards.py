@@ -166,3 +166,15 @@ def test_card_data_over_64_kib_is_refused() -> None:
     with pytest.raises(IllegalDecision) as e:
         load_cards(data=text)
     assert "64 KiB" in e.value.reason.en and "64 Kio" in e.value.reason.fr
+
+
+def test_the_uploaded_card_file_fills_card_data_in_place_of_the_cards_path() -> None:
+    """Host options: a card file uploaded with /arena start is the ``card_data`` text,
+    the twin of the ``cards`` path (the game declares it; no generic layer knows it)."""
+    from bot.engine.registry import get_game
+
+    info = get_game("mad-arena").info
+    upload = info.upload_option()
+    assert upload is not None and upload.id == "card_data" and upload.type == "text"
+    assert upload.upload_for == "cards"
+    assert {o.id: o.type for o in info.options}["cards"] == "path"
