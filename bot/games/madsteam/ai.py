@@ -174,10 +174,20 @@ def _allocate(
         # Survivors in occupied rooms cost nothing more to feed: only those, nearly full first.
         occupied = [q.id for q in ask.quantities if _room(me, q.id).survivors > 0]
         occupied.sort(key=lambda qid: _room(me, qid).slots - _room(me, qid).survivors)
+        # A new room adds its food cost to every later feeding: open one only in the last
+        # round (nobody eats after it) or when the cans kept cover the dearer feeding.
+        last = view.round == view.rounds
+        empty = [q.id for q in ask.quantities if _room(me, q.id).survivors == 0]
+        empty.sort(key=lambda qid: _room(me, qid).cost / _room(me, qid).slots)
+        stock = me.resources["cans"]
         amounts = {q.id: 0 for q in ask.quantities}
-        for qid in occupied:
+        for qid in occupied + empty:
             q = ask.quantity(qid)
             assert q is not None
+            if qid in empty and not last:
+                extra = _room(me, qid).cost
+                if stock - (t - limit) < me.feed_cost + extra + 2:
+                    continue
             add = min(q.max, limit)
             amounts[qid] = add
             limit -= add
