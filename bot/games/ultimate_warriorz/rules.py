@@ -1210,7 +1210,8 @@ def _settle(state: UWState, ctx: Ctx) -> bool:
             card=primary.card,
         )
         _resolve(state, x, x.dice, ctx, stones)
-    if stones:
+    if stones and len({f.team for f in state.alive()}) > 1:
+        # Stones only while the fight goes on: a last fighter standing has already won.
         _throw_stones(state, stones, ctx)
     return True
 

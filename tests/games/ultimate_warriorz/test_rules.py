@@ -242,3 +242,15 @@ def test_seven_rounds_every_card_once_one_never_played() -> None:
             and "Final" in (m.state.result_text.en if m.state.result_text else "")
         ):
             assert len(f.hand) == 1
+
+
+def test_no_stones_once_the_last_opponent_is_down() -> None:
+    """§5: the last one standing wins at once; the crowd throws nothing at the winner."""
+    state = make({"sorgho": 2, "bonzai": 2}, round=1)
+    state.fighter("bonzai").hp = 1
+    state.fighter("bonzai").charm = False
+    ctx = ScriptedCtx([6, 6, 6, 6])
+    act(state, "sorgho", "sorgho-6", ctx)
+    play(state, ctx, "melee-0-bonzai")
+    assert not any(e.type == "stones" for e in ctx.events)
+    assert GAME.outcome(state) is not None
