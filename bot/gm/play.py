@@ -110,6 +110,8 @@ class PlayMixin(ApplyMixin):
                 return await self._stale(live, actor)
             if match.seats[d.seat].user_id != actor.user_id:
                 return Reply.say(t(lang, "err.not_your_seat"))
+            if isinstance(c, ids.Draft) != d.structured:
+                return Reply.say(t(lang, "err.not_offered"))  # a draft id on a plain prompt...
             if isinstance(c, ids.Draft):
                 return await self._draft_click(live, d, c, actor, values)
             views = decision_views(c.mid, c.ver, d, _langs(lang), match.game.info)
