@@ -8,6 +8,7 @@ import logging
 from bot.engine import Choice, Decision, IllegalDecision, Match, StaleDecision
 from bot.engine.decisions import Allocation, Many, Order
 from bot.engine.events import AnyEvent
+from bot.gm import present
 from bot.gm.ending import EndingMixin
 from bot.gm.live import MAX_AI_STEPS, Live, t_text
 from bot.gm.posting import Out
@@ -215,6 +216,17 @@ class ApplyMixin(EndingMixin):
                 live = await self._get(mid)
                 if live is not None and live.match is not None:
                     await self._advance(live, post_round=False)
+                elif (
+                    live is not None
+                    and "lobby" not in await self.store.messages(mid)
+                    and not await self.store.outbox(mid, limit=1)
+                ):
+                    # Opened, then a crash before its message was stored: post it now.
+                    rec = live.rec
+                    msg = present.lobby_msg(
+                        mid, rec.game, rec.mode, rec.options, rec.seats, rec.host_id, live.lang
+                    )
+                    await self._post(live, msg, role="lobby")
             except Exception:
                 # One broken match (a game no longer installed...) must not stop the others.
                 log.exception("could not resume match %s", mid)
