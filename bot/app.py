@@ -18,6 +18,7 @@ import discord
 from discord.ext import commands
 
 from bot.gm import Clock, GameMaster, SystemClock
+from bot.gm.base import tune_threads
 from bot.store import Store
 
 log = logging.getLogger(__name__)
@@ -60,6 +61,7 @@ class ArenaBot(commands.Bot):
         self.gm: GameMaster
 
     async def setup_hook(self) -> None:
+        tune_threads()  # the event loop gets the GIL back quickly while AI/images run
         from cogs.publisher import DiscordPublisher
         from cogs.translator import ArenaTranslator
 

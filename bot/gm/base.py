@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sys
+import weakref
 from collections import defaultdict
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from bot.engine import Decision
 from bot.gm import timers as tm
@@ -22,6 +25,35 @@ if TYPE_CHECKING:
     from bot.store import Store
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+CPU_WORKERS = 2
+"""AI thinking, rendering and logs running at once: as many as the machine's cores (2
+here). More would not finish sooner, only take the GIL from the event loop more often."""
+_cpu_slots: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = (
+    weakref.WeakKeyDictionary()
+)
+SWITCH_INTERVAL = 0.001
+"""GIL switch interval for the bot process (Python's default is 5 ms): with CPU threads
+busy, the event loop gets the GIL back within about a millisecond, so clicks are
+acknowledged while a tick's AI and images run."""
+
+
+def tune_threads() -> None:
+    """Give the event loop the GIL back sooner when worker threads are busy (the bot's
+    startup and ``bench/bench_loop.py`` call it)."""
+    sys.setswitchinterval(SWITCH_INTERVAL)
+
+
+async def run_cpu(fn: Callable[..., T], *args: Any) -> T:
+    """``fn(*args)`` in a worker thread (AI, rendering, logs), at most ``CPU_WORKERS`` at
+    once per event loop, off the event loop."""
+    loop = asyncio.get_running_loop()
+    slots = _cpu_slots.get(loop)
+    if slots is None:
+        slots = _cpu_slots[loop] = asyncio.Semaphore(CPU_WORKERS)
+    async with slots:
+        return await asyncio.to_thread(fn, *args)
 
 
 class Base:

@@ -10,7 +10,6 @@ left, before anything new for that match.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections import defaultdict
 from collections.abc import Awaitable, Callable
@@ -22,7 +21,7 @@ from bot.engine.events import AnyEvent
 from bot.engine.log import markdown_log
 from bot.engine.text import lang_of
 from bot.gm import present
-from bot.gm.base import Base
+from bot.gm.base import Base, run_cpu
 from bot.gm.live import Live
 from bot.gm.msg import Attachment, Msg
 from bot.gm.publisher import DmResult, msg_from_json, msg_to_json
@@ -139,7 +138,7 @@ class PostingMixin(Base):
     @staticmethod
     async def _render(match: Match, lang: str, seat: int | None = None) -> bytes | None:
         try:
-            data = await asyncio.to_thread(match.render, seat, lang)
+            data = await run_cpu(match.render, seat, lang)
         except Exception:
             log.exception("render failed for %s", match.game_id)
             return None
@@ -328,5 +327,5 @@ class PostingMixin(Base):
         except Exception:
             log.exception("match %s: the stored log does not replay; log from the snapshot", mid)
             source = await self.store.load_match(mid)
-        text = await asyncio.to_thread(markdown_log, source, lang)
+        text = await run_cpu(markdown_log, source, lang)
         return Attachment(f"match{mid}-log.md", text.encode())

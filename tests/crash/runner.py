@@ -140,7 +140,7 @@ def _hook_store(store: Store, killer: Killer) -> None:
 async def run(db: Path, channel: Path, game: str, mode: str, kill_at: int) -> int:
     import bot.gm.lobby
 
-    bot.gm.lobby.new_seed = lambda: f"kill-test-{game}-{mode}"  # type: ignore[attr-defined]
+    bot.gm.lobby.new_seed = lambda: f"kill-test-{game}-{mode}"
     Match.render = _digest_render  # type: ignore[method-assign]
     killer = Killer(kill_at)
     store = await Store.open(db)

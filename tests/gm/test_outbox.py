@@ -308,3 +308,38 @@ def test_the_ai_fallback_answers_in_the_decision_s_shape(ask: Any, expected: Cho
     from bot.engine.answers import check_answer  # the engine's own whole-answer check
 
     check_answer(d, fallback_choice(d))
+
+
+async def test_timer_texts_name_the_subject_in_the_players_words(
+    tmp_path: Path, fixed_seed: None
+) -> None:
+    """A reminder and a timeout say the game's own word for what is decided, not its id."""
+    from bot.engine.registry import get_game
+    from bot.gm.prompts import subject_name
+
+    store = await Store.open(tmp_path / "mad.sqlite3")
+    clock = ManualClock()
+    channel = Channel()
+    gm = GameMaster(store, channel, clock)
+    await gm.open_lobby(
+        ANN, guild_id=GUILD, channel_id=CHANNEL, guild_locale="fr", game_id="mad", mode=None
+    )
+    live = await gm.live_in(CHANNEL)
+    assert live is not None
+    await gm.lobby_action(live.mid, "addai", ANN)
+    await gm.lobby_action(live.mid, "start", ANN)
+    live = await gm.live_in(CHANNEL)
+    assert live is not None and live.match is not None
+    mine = [d for d in live.match.pending() if live.match.seats[d.seat].user_id == ANN.user_id]
+    assert mine and mine[0].subject
+    word = subject_name(mine[0].subject, "fr", get_game("mad").info)
+    assert word != mine[0].subject
+    texts: list[str] = []
+    for step in (1000, 1000):  # past the reminder, then past the deadline
+        clock.advance(step)
+        await gm.tick()
+        texts += [m["content"] or "" for _, m in channel.view() if m["content"]]
+    reminder = [x for x in texts if "⏰" in x or "<t:" in x]
+    assert reminder and all(word in x for x in reminder), texts
+    assert not any(f"({mine[0].subject})" in x for x in texts)
+    await store.close()
