@@ -1,0 +1,39 @@
+"""``bench/bench_loop.py`` measures what it says (tiny sizes; the real run is the script)."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def bench() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("bench_loop", ROOT / "bench" / "bench_loop.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["bench_loop"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+async def test_a_small_run_fires_every_deadline_and_reports_every_figure(
+    bench: ModuleType,
+) -> None:
+    import argparse
+
+    fig = await bench.bench(argparse.Namespace(matches=4, commands=8, game="mad-arena"))
+    assert fig["still_due_after_tick"] == 0
+    assert fig["tick_posts"] >= 4  # at least "time is up" for each match
+    for key in ("restart_s", "ack_p99_ms", "tick_s", "tick_stall_ms", "restart_stall_ms"):
+        assert fig[key] >= 0
+    assert "restart to ready" in bench.report(fig)
+
+
+def test_percentile_is_nearest_rank(bench: ModuleType) -> None:
+    assert bench.pct([float(v) for v in range(1, 101)], 99) == 99.0
