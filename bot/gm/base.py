@@ -14,7 +14,7 @@ from collections import defaultdict
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from bot.engine import Decision
+from bot.engine import Decision, Match
 from bot.gm import timers as tm
 from bot.gm.clock import Clock, SystemClock
 from bot.gm.live import ACTIVE, Live
@@ -59,7 +59,12 @@ async def run_cpu(fn: Callable[..., T], *args: Any) -> T:
 class Base:
     """State shared by every part of the game master."""
 
-    def __init__(self, store: Store, publisher: Publisher, clock: Clock | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        publisher: Publisher,
+        clock: Clock | None = None,
+    ) -> None:
         self.store = store
         self.publisher = publisher
         self.clock = clock or SystemClock()
@@ -72,6 +77,15 @@ class Base:
         self._must_advance: set[int] = set()
         """Matches whose AI seats could not commit (a failing store): they play on the
         next access."""
+
+    async def _render(self, match: Match, lang: str, seat: int | None = None) -> bytes | None:
+        """The image of ``match`` for ``seat`` (public: None); None if drawing failed."""
+        try:
+            data = await run_cpu(match.render, seat, lang)
+        except Exception:
+            log.exception("render failed for %s", match.game_id)
+            return None
+        return data or None
 
     def lock(self, mid: int) -> asyncio.Lock:
         return self._locks[mid]

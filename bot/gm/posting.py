@@ -16,7 +16,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from bot.engine import Decision, Match
+from bot.engine import Decision
 from bot.engine.events import AnyEvent
 from bot.engine.log import markdown_log
 from bot.engine.text import lang_of
@@ -30,9 +30,10 @@ from bot.store.records import OutboxEntry, OutboxItem
 
 log = logging.getLogger(__name__)
 
-MAX_ATTEMPTS = 20
-"""Deliveries of one outbox row refused this many times (a channel deleted, the bot
-kicked) are given up, so one dead channel does not hold its match's later posts forever."""
+MAX_ATTEMPTS = 720
+"""Deliveries of one outbox row refused this many times (about an hour of 5-second ticks:
+a channel deleted, the bot removed) are given up, so one dead channel does not hold its
+match's later posts forever; a Discord outage shorter than that loses nothing."""
 
 Timer = tuple[str, int, float, float]
 """A deadline to store: (decision key, seat, due_at, remind_at)."""
@@ -134,15 +135,6 @@ class PostingMixin(Base):
         title = t(lang, "step.title", game=match.game.info.names.get(lang), round=label)
         filename = f"match{live.mid}-v{match.version}.png"
         return [Out("post", m) for m in present.step_msgs(title, lines, image, filename)]
-
-    @staticmethod
-    async def _render(match: Match, lang: str, seat: int | None = None) -> bytes | None:
-        try:
-            data = await run_cpu(match.render, seat, lang)
-        except Exception:
-            log.exception("render failed for %s", match.game_id)
-            return None
-        return data or None
 
     def _round_outs(self, plan: Plan, post: bool) -> None:
         """The round board (posted anew, or edited) and the timers of its decisions."""
