@@ -12,8 +12,12 @@ import random
 
 from bot.engine.decisions import Allocation, Decision, Many
 from bot.engine.game import Reply
-from bot.games.madsteam.args import Hunt, KeepObject, Move, PlaceHeroes, Resolve
-from bot.games.madsteam.view import MSView, PlayerView, RoomView
+from bot.games.madsteam.args import Hunt, KeepObject, Move, PayRecruits, PlaceHeroes, Resolve
+from bot.games.madsteam.rules import distances
+from bot.games.madsteam.view import MSView, PlaceView, PlayerView, RoomView
+
+STUCK = -50.0
+"""A plan that leaves a hero of the clan with no legal move."""
 
 OBJECT_TASTE = {
     "hunt": 5,
@@ -67,7 +71,15 @@ def choose(view: MSView, d: Decision, rnd: random.Random, level: str = "hard") -
     if kind == "move":
         if not hard:
             return rnd.choice(d.options).id
-        return max(d.options, key=lambda o: _move_score(view, me, o.args) + rnd.random() * 0.1).id
+        memo: dict[tuple[tuple[int, str, bool], ...], float] = {}
+        return max(
+            d.options, key=lambda o: _move_value(view, me, o.args, memo) + rnd.random() * 0.1
+        ).id
+    if kind == "pay":
+        # Keep the last water: it alone satisfies next round's water rule.
+        for o in d.options:
+            if isinstance(o.args, PayRecruits) and o.args.keep_water:
+                return o.id
     if kind == "well":
         return "pump"
     if kind == "hunt":
@@ -110,12 +122,57 @@ def _needs(view: MSView, me: PlayerView) -> dict[str, float]:
     }
 
 
-def _move_score(view: MSView, me: PlayerView, args: object) -> float:
+def _move_value(
+    view: MSView,
+    me: PlayerView,
+    args: object,
+    memo: dict[tuple[tuple[int, str, bool], ...], float],
+) -> float:
+    """This move's score plus the best plan for the clan's other lying heroes after it: a
+    hero lying on a place (the well, say) keeps the clan's other heroes off it until it
+    has moved, so the order of the moves matters (book: the movement example)."""
     if not isinstance(args, Move):
         return 0.0
+    hero = me.heroes[args.hero]
+    now = _move_score(view, me, hero.value, args.place, args.free_move)
+    heroes = tuple(
+        (h.value, args.place if i == args.hero else h.place, h.standing or i == args.hero)
+        for i, h in enumerate(me.heroes)
+    )
+    return now + _plan(view, me, heroes, memo)
+
+
+def _plan(
+    view: MSView,
+    me: PlayerView,
+    heroes: tuple[tuple[int, str, bool], ...],
+    memo: dict[tuple[tuple[int, str, bool], ...], float],
+) -> float:
+    """The best total score of the clan's lying heroes, moved one by one in any order along
+    the legal moves (1-2 steps, never staying, never onto a place of one's own)."""
+    if heroes in memo:
+        return memo[heroes]
+    lying = [i for i, h in enumerate(heroes) if not h[2]]
+    if not lying:
+        return 0.0
+    own = {h[1] for h in heroes}
+    best: float | None = None
+    for i in lying:
+        value, place, _ = heroes[i]
+        for dest, dist in distances(place).items():
+            if dist > 2 or dest in own:
+                continue
+            after = tuple((value, dest, True) if k == i else h for k, h in enumerate(heroes))
+            total = _move_score(view, me, value, dest, False) + _plan(view, me, after, memo)
+            if best is None or total > best:
+                best = total
+    memo[heroes] = STUCK if best is None else best
+    return memo[heroes]
+
+
+def _move_score(view: MSView, me: PlayerView, value: int, place_id: str, free_move: bool) -> float:
     need = _needs(view, me)
-    value = [3, 4, 4, 5][args.hero]
-    place = next(p for p in view.places if p.id == args.place)
+    place = _place(view, place_id)
     score = 0.0
     # Pressure: weaker standing heroes of other clans give up to the difference.
     for h in place.heroes:
@@ -126,21 +183,30 @@ def _move_score(view: MSView, me: PlayerView, args: object) -> float:
             score += need["water"] * min(value, place.supply or 0) - 1.5
     elif place.resource is not None:
         score += need[place.resource] * min(value, place.supply or 0)
-        if place.gibier:
-            top = place.gibier[-1]
+        top = place.gibier_top
+        if top is not None:
             reach = value + me.hunt_bonus + me.resources["ammo"]
             if top.strength <= reach:
                 score += need["food"] * me.next_food.get(top.strength, 0) * 0.9
     elif place.id in ("house_a", "house_b"):
         score += 1.1 * min(value, place.search_left or 0) + 1.5 * min(1, len(place.objects))
     elif place.id == "supermarket":
-        free = [i for i, s in enumerate(place.slots) if s is None]
-        score += need["cans"] * (2 if free else 0) + (
-            1.5 if not any(h.standing for h in place.heroes) else 0
+        cans = max(
+            (
+                c
+                for s, v, c in zip(place.slots, place.slot_values, place.slot_cans, strict=False)
+                if s is None and v == value
+            ),
+            default=0,
         )
-    if args.free_move:
+        score += need["cans"] * cans + (1.5 if not any(h.standing for h in place.heroes) else 0)
+    if free_move:
         score -= 1.0
     return score
+
+
+def _place(view: MSView, place_id: str) -> PlaceView:
+    return next(p for p in view.places if p.id == place_id)
 
 
 def _allocate(

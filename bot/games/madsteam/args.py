@@ -38,6 +38,12 @@ class Hunt(Args):
     index: int | None
 
 
+class PayRecruits(Args):
+    """Recrutement: pay the rest with cans and keep the last water, or spend that water."""
+
+    keep_water: bool
+
+
 class Resolve(Args):
     event: str | None
 

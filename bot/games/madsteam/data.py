@@ -104,10 +104,16 @@ class ObjectCard(BaseModel):
 
     id: str = Field(pattern=r"^[a-z0-9-]+$")
     name: str
+    name_en: str | None = None
     cost: list[Resource] = Field(min_length=3, max_length=3)
     effect: Effect
     symbol: str
     half: Literal["left", "right"]
+
+    @property
+    def names(self) -> Text:
+        """The card's name in both languages (``name_en`` falls back on the French one)."""
+        return Text(fr=self.name, en=self.name_en or self.name)
 
     @model_validator(mode="after")
     def _effect_kind(self) -> ObjectCard:
@@ -122,9 +128,15 @@ class GibierKind(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     name: str
+    name_en: str | None = None
     strength: int = Field(ge=1, le=12)
     food: list[int] = Field(min_length=2)
     count: int = Field(ge=1)
+
+    @property
+    def names(self) -> Text:
+        """The card's name in both languages (``name_en`` falls back on the French one)."""
+        return Text(fr=self.name, en=self.name_en or self.name)
 
     @model_validator(mode="after")
     def _growing(self) -> GibierKind:
@@ -159,9 +171,15 @@ class EventCard(BaseModel):
 
     id: str = Field(pattern=r"^[a-z0-9-]+$")
     name: str
+    name_en: str | None = None
     effects: list[EventEffect] = Field(min_length=1)
     cost: dict[str, int]
     points: int = Field(ge=1, le=10)
+
+    @property
+    def names(self) -> Text:
+        """The card's name in both languages (``name_en`` falls back on the French one)."""
+        return Text(fr=self.name, en=self.name_en or self.name)
 
     @model_validator(mode="after")
     def _cost(self) -> EventCard:
@@ -194,9 +212,15 @@ class Room(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     name: str
+    name_en: str | None = None
     slots: int = Field(ge=1, le=6)
     cost: int = Field(ge=0, le=5)
     power: Effect
+
+    @property
+    def names(self) -> Text:
+        """The card's name in both languages (``name_en`` falls back on the French one)."""
+        return Text(fr=self.name, en=self.name_en or self.name)
 
     @model_validator(mode="after")
     def _power(self) -> Room:
@@ -210,7 +234,13 @@ class Shelter(BaseModel):
 
     id: str = Field(pattern=r"^[a-z0-9-]+$")
     name: str
+    name_en: str | None = None
     rooms: list[Room] = Field(min_length=8, max_length=8)
+
+    @property
+    def names(self) -> Text:
+        """The card's name in both languages (``name_en`` falls back on the French one)."""
+        return Text(fr=self.name, en=self.name_en or self.name)
 
     @model_validator(mode="after")
     def _room_for_six(self) -> Shelter:
@@ -291,6 +321,8 @@ class GameData(BaseModel):
             usable = sum(g.count for g in self.gibier if count > 2 or g.strength != 2)
             if sup.gibier > usable:
                 raise ValueError(f"{count} players: not enough gibier cards")
+        if any(s.value not in (3, 4, 5) for s in self.supermarket):
+            raise ValueError("a supermarket slot shows a meeple's value: 3, 4 or 5")
         if len({s.id for s in self.shelters}) != 4:
             raise ValueError("4 shelters with distinct ids")
         return self

@@ -122,11 +122,11 @@ def _place(draw: ImageDraw.ImageDraw, view: MSView, pv: PlaceView, lang: str) ->
         free = sum(1 for s in pv.slots if s is None)
         info = _w(f"Places libres {free}/4", f"Free slots {free}/4", lang)
     draw.text((x0 + 10, y0 + 36), info, font=font(19), fill=MUTED)
-    if pv.gibier:
-        top = pv.gibier[-1]
+    if pv.gibier_top is not None:
+        top = pv.gibier_top
         g = _w(
-            f"Gibier F{top.strength} ({len(pv.gibier)})",
-            f"Gibier S{top.strength} ({len(pv.gibier)})",
+            f"Gibier F{top.strength} ({pv.gibier_count})",
+            f"Prey S{top.strength} ({pv.gibier_count})",
             lang,
         )
         draw.text((x0 + 10, y0 + 60), g, font=font(19), fill=(230, 120, 100))
@@ -144,7 +144,7 @@ def _player_panel(
     draw.rectangle((12, y + 4, 24, y + PANEL_H - 4), fill=fill)
     title = (
         p.name
-        + (f" — {p.shelter}" if p.shelter else "")
+        + (f" — {p.shelter.get(lang)}" if p.shelter else "")
         + (" ★1er" if p.first and lang.startswith("fr") else (" ★1st" if p.first else ""))
     )
     draw.text((36, y + 10), title, font=font(24, True), fill=INK)
@@ -167,9 +167,10 @@ def _shelter(draw: ImageDraw.ImageDraw, p: PlayerView, y: int, lang: str) -> Non
         outline=seat_colour(p.seat),
         width=3,
     )
+    shelter = p.shelter.get(lang) if p.shelter else "—"
     draw.text(
         (28, y + 10),
-        _w(f"Votre abri : {p.shelter or '—'}", f"Your shelter: {p.shelter or '—'}", lang),
+        _w(f"Votre abri : {shelter}", f"Your shelter: {shelter}", lang),
         font=font(26, True),
         fill=INK,
     )
@@ -184,7 +185,7 @@ def _shelter(draw: ImageDraw.ImageDraw, p: PlayerView, y: int, lang: str) -> Non
             outline=OK if room.active else MUTED,
             width=3 if room.active else 1,
         )
-        draw.text((rx + 8, ry + 6), room.name, font=font(20, True), fill=INK)
+        draw.text((rx + 8, ry + 6), room.name.get(lang), font=font(20, True), fill=INK)
         draw.text(
             (rx + cw - 8, ry + 6),
             f"-{room.cost}",
@@ -199,14 +200,25 @@ def _shelter(draw: ImageDraw.ImageDraw, p: PlayerView, y: int, lang: str) -> Non
                 draw.rectangle(box, fill=seat_colour(p.seat))
             else:
                 draw.rectangle(box, outline=MUTED, width=2)
-        draw.text((rx + 8, ry + 76), room.power, font=font(17), fill=OK if room.active else MUTED)
+        draw.text(
+            (rx + 8, ry + 76),
+            room.power.get(lang),
+            font=font(17),
+            fill=OK if room.active else MUTED,
+        )
     oy = y + 50 + 2 * (ch + 8) + 4
-    act = ", ".join(o.name + (" ✓" if o.used else "") for o in p.active) or "—"
-    ina = ", ".join(o.name for o in p.inactive) or "—"
-    draw.text((28, oy), _w(f"Actifs : {act}", f"Active: {act}", lang)[:80], font=font(19), fill=OK)
+    act = (
+        ", ".join(
+            f"{o.name.get(lang)} ({o.effect.get(lang)})" + (" ✓" if o.used else "")
+            for o in p.active
+        )
+        or "—"
+    )
+    ina = ", ".join(f"{o.name.get(lang)} ({o.effect.get(lang)})" for o in p.inactive) or "—"
+    draw.text((28, oy), _w(f"Actifs : {act}", f"Active: {act}", lang)[:92], font=font(19), fill=OK)
     draw.text(
         (28, oy + 28),
-        _w(f"À réparer : {ina}", f"To repair: {ina}", lang)[:80],
+        _w(f"À réparer : {ina}", f"To repair: {ina}", lang)[:92],
         font=font(19),
         fill=MUTED,
     )
@@ -225,7 +237,7 @@ def _shelter(draw: ImageDraw.ImageDraw, p: PlayerView, y: int, lang: str) -> Non
 def render_view(view: MSView, lang: str = "en") -> bytes:
     """PNG of the board (every hero lying or standing), each clan, and the seat's shelter."""
     me = next((p for p in view.players if p.seat == view.seat), None)
-    height = BOARD_H + 70 + PANEL_H * len(view.players) + (SHELTER_H if me else 0) + 10
+    height = BOARD_H + 95 + PANEL_H * len(view.players) + (SHELTER_H if me else 0) + 10
     img, draw = canvas(W, height)
     phase = PHASES.get(view.phase, (view.phase, view.phase))
     head = _w(
@@ -239,8 +251,17 @@ def render_view(view: MSView, lang: str = "en") -> bytes:
     for pv in view.places:
         _place(draw, view, pv, lang)
     y = BOARD_H
-    ev = ", ".join(e.name for e in view.events_active) or "—"
-    nxt = view.next_event.name if view.next_event else "—"
+    ev = ", ".join(f"{e.name.get(lang)} ({e.effects.get(lang)})" for e in view.events_active) or "—"
+    nxt = (
+        f"{view.next_event.name.get(lang)} ({view.next_event.effects.get(lang)})"
+        if view.next_event
+        else "—"
+    )
+    aside = " · ".join(
+        pv.name.get(lang) + _w(" : ", ": ", lang) + ", ".join(t.get(lang) for t in pv.search_aside)
+        for pv in view.places
+        if pv.search_aside
+    )
     draw.text(
         (16, y),
         _w(f"Événements en jeu : {ev}", f"Events in play: {ev}", lang)[:85],
@@ -248,9 +269,15 @@ def render_view(view: MSView, lang: str = "en") -> bytes:
         fill=(240, 160, 90),
     )
     draw.text(
-        (16, y + 30), _w(f"Prochain : {nxt}", f"Next: {nxt}", lang), font=font(21), fill=MUTED
+        (16, y + 30), _w(f"Prochain : {nxt}", f"Next: {nxt}", lang)[:85], font=font(21), fill=MUTED
     )
-    y += 70
+    draw.text(
+        (16, y + 60),
+        _w(f"Fouilles écartées — {aside}", f"Search cards set aside — {aside}", lang)[:95],
+        font=font(18),
+        fill=MUTED,
+    )
+    y += 95
     for p in view.players:
         _player_panel(draw, view, p, y, lang)
         y += PANEL_H

@@ -28,6 +28,7 @@ from bot.games.madsteam.args import (
     Hunt,
     KeepObject,
     Move,
+    PayRecruits,
     PickShelter,
     PlaceHeroes,
     Pump,
@@ -231,7 +232,7 @@ def setup_state(seats: list[SeatSpec], options: dict[str, Any], ctx: Ctx) -> MSS
     events = ctx.rng.shuffle([e.id for e in data.events])
     kept = events[: len(events) - EVENTS_KEPT]
     cards = [
-        Gibier(name=g.name, strength=g.strength, food=list(g.food))
+        Gibier(name=g.name, name_en=g.name_en, strength=g.strength, food=list(g.food))
         for g in data.gibier
         for _ in range(g.count)
         if n > 2 or g.strength != 2
@@ -310,12 +311,14 @@ def start_round(state: MSState, ctx: Ctx) -> None:
         eid = state.event_deck.pop(0)
         state.events_active.append(eid)
         ev = state.data.event(eid)
-        ctx.emit("event", T(f"⚠️ Événement : {ev.name}.", f"⚠️ Event: {ev.name}."), event=eid)
+        ctx.emit("event", T(f"⚠️ Événement : {ev.names.fr}.", f"⚠️ Event: {ev.names.en}."), event=eid)
     for eid in state.events_active:
         _apply_event(state, eid, ctx)
     if state.event_deck:
         nxt = state.data.event(state.event_deck[0])
-        ctx.emit("next-event", T(f"Prochain événement : {nxt.name}.", f"Next event: {nxt.name}."))
+        ctx.emit(
+            "next-event", T(f"Prochain événement : {nxt.names.fr}.", f"Next event: {nxt.names.en}.")
+        )
 
 
 def _apply_event(state: MSState, eid: str, ctx: Ctx) -> None:
@@ -538,15 +541,25 @@ def _end_arrival(state: MSState, ctx: Ctx) -> None:
     _next_turn(state, ctx)
 
 
-def supermarket(state: MSState, seat: int, value: int, ctx: Ctx) -> None:
-    """Supermarché: the free slot of the hero's value (at most) with the most cans; the
-    round's first hero here takes the first-player token (active from the shelter phase)."""
-    p = state.players[seat]
+def supermarket_slot(state: MSState, value: int) -> int | None:
+    """Supermarché: « placer un Meeple de la valeur indiquée sur un des 4 emplacements » —
+    a hero takes a free slot showing its own value. Nothing is left to choose: slots of
+    one value differ at most by their cans, and the most cans is always the better one
+    (the slot left over is the same for the others)."""
     best: int | None = None
     for i, slot in enumerate(state.data.supermarket):
-        if state.slots[i] is None and slot.value <= value:
+        if state.slots[i] is None and slot.value == value:
             if best is None or slot.cans > state.data.supermarket[best].cans:
                 best = i
+    return best
+
+
+def supermarket(state: MSState, seat: int, value: int, ctx: Ctx) -> None:
+    """Supermarché: the free slot of the hero's value gives its cans (none free: no cans);
+    the round's first hero here takes the first-player token (active from the shelter
+    phase)."""
+    p = state.players[seat]
+    best = supermarket_slot(state, value)
     got: dict[str, int] = {}
     if best is not None:
         state.slots[best] = seat
@@ -597,9 +610,9 @@ def do_hunt(state: MSState, spent: int, ammo: int, ctx: Ctx) -> None:
     p.add("food", food)
     stack.pop(arr.target)
     text = T(
-        f"🏹 {p.name} tue {g.name} (force {g.strength}) avec {hero.value} de récolte dont "
+        f"🏹 {p.name} tue {g.names.fr} (force {g.strength}) avec {hero.value} de récolte dont "
         f"{spent} à la chasse et {amount(ammo, 'ammo', 'fr')} : {amount(food, 'food', 'fr')}.",
-        f"🏹 {p.name} kills {g.name} (strength {g.strength}) with harvest value {hero.value}, "
+        f"🏹 {p.name} kills {g.names.en} (strength {g.strength}) with harvest value {hero.value}, "
         f"{spent} of it hunting, and {amount(ammo, 'ammo', 'en')}: {amount(food, 'food', 'en')}.",
     )
     state.summary.append(text)
@@ -628,12 +641,15 @@ def do_house(state: MSState, search: int, objects: list[str], ctx: Ctx) -> None:
     for oid in objects:
         state.house_objects[place].remove(oid)
         p.inactive.append(oid)
-    names = ", ".join(state.data.obj(o).name for o in objects)
+    fr_names = ", ".join(state.data.obj(o).names.fr for o in objects)
+    en_names = ", ".join(state.data.obj(o).names.en for o in objects)
     ctx.emit(
         "search",
         T(
-            f"{p.name} fouille ({bag_text(got).fr})" + (f" et prend {names}." if names else "."),
-            f"{p.name} searches ({bag_text(got).en})" + (f" and takes {names}." if names else "."),
+            f"{p.name} fouille ({bag_text(got).fr})"
+            + (f" et prend {fr_names}." if fr_names else "."),
+            f"{p.name} searches ({bag_text(got).en})"
+            + (f" and takes {en_names}." if en_names else "."),
         ),
         seat=arr.seat,
         got=got,
@@ -723,13 +739,28 @@ def recruits_possible(state: MSState, p: Player) -> int:
     return min(denrees(p) // recruit_price(state), sum(free_slots(state, p)))
 
 
-def pay_denrees(p: Player, n: int) -> None:
-    """Recruits are paid food first (it perishes), then water above the 1 kept, then cans,
-    then the last water (RULES.md: payment order)."""
-    for r, keep in (("food", 0), ("water", KEEP_WATER), ("cans", 0), ("water", 0)):
+def pay_denrees(p: Player, n: int) -> int:
+    """Recrutement: the denrées that perish anyway are spent first: all food, then water
+    above the 1 kept (keeping them instead could never help). Returns what is left to
+    pay from cans and the last water; that choice is the clan's (:func:`pay_choice`)."""
+    for r, keep in (("food", 0), ("water", KEEP_WATER)):
         take = min(n, max(0, p.has(r) - keep))
         p.add(r, -take)
         n -= take
+    return n
+
+
+def pay_choice(p: Player, due: int) -> bool:
+    """Whether the rest of a recruitment leaves a real choice: pay it all in cans and keep
+    the last water, or spend that water and keep one more can."""
+    return due > 0 and p.has("water") >= 1 and p.has("cans") >= due
+
+
+def pay_rest(p: Player, due: int, keep_water: bool) -> None:
+    """Pay the rest in cans, the last water too unless it is kept (and cans suffice)."""
+    water = 0 if keep_water and p.has("cans") >= due else min(1, p.has("water"), due)
+    p.add("water", -water)
+    p.add("cans", -(due - water))
 
 
 def do_recruit(state: MSState, seat: int, per_room: dict[int, int], ctx: Ctx) -> None:
@@ -737,8 +768,8 @@ def do_recruit(state: MSState, seat: int, per_room: dict[int, int], ctx: Ctx) ->
     p = state.players[seat]
     n = sum(per_room.values())
     if n * recruit_price(state) > denrees(p):
-        raise IllegalDecision(T("Pas assez de denrées.", "Not enough denrées."))
-    pay_denrees(p, n * recruit_price(state))
+        raise IllegalDecision(T("Pas assez de denrées.", "Not enough provisions."))
+    due = pay_denrees(p, n * recruit_price(state))
     for i, k in per_room.items():
         p.rooms[i] += k
     if n:
@@ -751,6 +782,19 @@ def do_recruit(state: MSState, seat: int, per_room: dict[int, int], ctx: Ctx) ->
             seat=seat,
             recruits=n,
         )
+    if pay_choice(p, due):
+        p.pay_due = due
+        p.step = "pay"
+        return
+    pay_rest(p, due, keep_water=False)
+    _after_recruit(state, seat, ctx)
+
+
+def do_pay(state: MSState, seat: int, keep_water: bool, ctx: Ctx) -> None:
+    """Recrutement: the clan's choice of denrées for the rest of the price."""
+    p = state.players[seat]
+    pay_rest(p, p.pay_due, keep_water)
+    p.pay_due = 0
     _after_recruit(state, seat, ctx)
 
 
@@ -803,9 +847,12 @@ def do_repair(state: MSState, seat: int, objects: list[str], ctx: Ctx) -> None:
         p.inactive.remove(o)
         p.active.append(o)
     if objects:
-        names = ", ".join(state.data.obj(o).name for o in objects)
+        fr_names = ", ".join(state.data.obj(o).names.fr for o in objects)
+        en_names = ", ".join(state.data.obj(o).names.en for o in objects)
         ctx.emit(
-            "repair", T(f"🔧 {p.name} répare {names}.", f"🔧 {p.name} repairs {names}."), seat=seat
+            "repair",
+            T(f"🔧 {p.name} répare {fr_names}.", f"🔧 {p.name} repairs {en_names}."),
+            seat=seat,
         )
     p.step = "done"
 
@@ -826,8 +873,8 @@ def do_resolve(state: MSState, seat: int, eid: str | None, ctx: Ctx) -> None:
         ctx.emit(
             "resolve",
             T(
-                f"✅ {p.name} résout {ev.name} (+{ev.points} PS).",
-                f"✅ {p.name} resolves {ev.name} (+{ev.points} SP).",
+                f"✅ {p.name} résout {ev.names.fr} (+{ev.points} PS).",
+                f"✅ {p.name} resolves {ev.names.en} (+{ev.points} SP).",
             ),
             seat=seat,
             event=eid,
@@ -990,7 +1037,7 @@ def pending(state: MSState) -> list[Decision]:
                 options=[
                     Option(
                         id=f"shelter-{sid}",
-                        label=T(state.data.shelter(sid).name, state.data.shelter(sid).name),
+                        label=state.data.shelter(sid).names,
                         args=PickShelter(shelter=sid),
                     )
                     for sid in _free_shelters(state)
@@ -1019,7 +1066,7 @@ def pending(state: MSState) -> list[Decision]:
         opts = [
             Option(
                 id=f"resolve-{eid}",
-                label=T(state.data.event(eid).name, state.data.event(eid).name),
+                label=state.data.event(eid).names,
                 detail=bag_text(dict(state.data.event(eid).cost)),
                 args=Resolve(event=eid),
                 stats={"points": state.data.event(eid).points},
@@ -1082,7 +1129,9 @@ def _setup_decision(state: MSState, seat: int, p: Player) -> Decision | None:
                 quantities=[
                     Quantity(
                         id=f"room{i}",
-                        label=T(f"{room.name} ({room.slots})", f"{room.name} ({room.slots})"),
+                        label=T(
+                            f"{room.names.fr} ({room.slots})", f"{room.names.en} ({room.slots})"
+                        ),
                         max=room.slots,
                     )
                     for i, room in enumerate(rooms)
@@ -1100,7 +1149,7 @@ def _setup_decision(state: MSState, seat: int, p: Player) -> Decision | None:
             options=[
                 Option(
                     id=f"keep-{oid}",
-                    label=T(state.data.obj(oid).name, state.data.obj(oid).name),
+                    label=state.data.obj(oid).names,
                     args=KeepObject(object=oid),
                 )
                 for oid in p.drawn
@@ -1149,7 +1198,7 @@ def _loss_decision(state: MSState, seat: int, p: Player) -> Decision:
         ),
         ask=Allocation(
             quantities=[
-                Quantity(id=f"room{i}", label=T(rooms[i].name, rooms[i].name), max=k)
+                Quantity(id=f"room{i}", label=rooms[i].names, max=k)
                 for i, k in enumerate(p.rooms)
                 if k
             ],
@@ -1181,11 +1230,11 @@ def _shelter_decision(state: MSState, seat: int, p: Player) -> Decision | None:
             kind="feed",
             prompt=T(
                 f"Nourrissez votre abri : {cost} denrées demandées, dont au moins 1 eau.",
-                f"Feed your shelter: {cost} denrées needed, at least 1 of them water.",
+                f"Feed your shelter: {cost} provisions needed, at least 1 of them water.",
             ),
             ask=Allocation(
                 quantities=qs,
-                totals=[Total(min=total, max=total, label=T("Les denrées", "Denrées"))],
+                totals=[Total(min=total, max=total, label=T("Les denrées", "Provisions"))],
             ),
             args=_about(seat),
         )
@@ -1199,11 +1248,11 @@ def _shelter_decision(state: MSState, seat: int, p: Player) -> Decision | None:
             kind="recruit",
             prompt=T(
                 f"Recrutement : {price} denrée{'s' if price > 1 else ''} par survivant ; où les placer ?",
-                f"Recruiting: {price} denrée{'s' if price > 1 else ''} per survivor; where do they go?",
+                f"Recruiting: {price} provision{'s' if price > 1 else ''} per survivor; where do they go?",
             ),
             ask=Allocation(
                 quantities=[
-                    Quantity(id=f"room{i}", label=T(rooms[i].name, rooms[i].name), max=f)
+                    Quantity(id=f"room{i}", label=rooms[i].names, max=f)
                     for i, f in enumerate(free)
                     if f
                 ],
@@ -1214,6 +1263,36 @@ def _shelter_decision(state: MSState, seat: int, p: Player) -> Decision | None:
                     )
                 ],
             ),
+            args=_about(seat),
+        )
+    if p.step == "pay":
+        due = p.pay_due
+        cans_fr, cans_en = amount(due, "cans", "fr"), amount(due, "cans", "en")
+        less_fr, less_en = amount(due - 1, "cans", "fr"), amount(due - 1, "cans", "en")
+        return Decision(
+            key=f"r{r}:pay:{seat}",
+            seat=seat,
+            kind="pay",
+            prompt=T(
+                f"Recrutement : il reste {due} à payer. Gardez-vous votre dernière eau "
+                "(l'eau au-delà d'une se perd, les conserves se gardent) ?",
+                f"Recruiting: {due} left to pay. Do you keep your last water "
+                "(water above one is lost, cans keep)?",
+            ),
+            options=[
+                Option(
+                    id="pay-cans",
+                    label=T(f"Payer {cans_fr}, garder l'eau", f"Pay {cans_en}, keep the water"),
+                    args=PayRecruits(keep_water=True),
+                    emoji=RES_EMOJI["cans"],
+                ),
+                Option(
+                    id="pay-water",
+                    label=T(f"Payer 1 eau et {less_fr}", f"Pay 1 water and {less_en}"),
+                    args=PayRecruits(keep_water=False),
+                    emoji=RES_EMOJI["water"],
+                ),
+            ],
             args=_about(seat),
         )
     if p.step == "repair":
@@ -1228,8 +1307,8 @@ def _shelter_decision(state: MSState, seat: int, p: Player) -> Decision | None:
                     Quantity(
                         id=f"obj-{oid}",
                         label=T(
-                            f"{state.data.obj(oid).name} ({bag_text(object_cost(state, oid)).fr})",
-                            f"{state.data.obj(oid).name} ({bag_text(object_cost(state, oid)).en})",
+                            f"{state.data.obj(oid).names.fr} ({bag_text(object_cost(state, oid)).fr})",
+                            f"{state.data.obj(oid).names.en} ({bag_text(object_cost(state, oid)).en})",
                         ),
                         max=1,
                     )
@@ -1357,8 +1436,11 @@ def _harvest_decisions(state: MSState) -> list[Decision]:
             opts.append(
                 Option(
                     id=f"hunt-{i}",
-                    label=T(f"{g.name} (force {g.strength})", f"{g.name} (strength {g.strength})"),
-                    detail=T(f"{food_value(p, g)} nourritures", f"{food_value(p, g)} food"),
+                    label=T(
+                        f"{g.names.fr} (force {g.strength})",
+                        f"{g.names.en} (strength {g.strength})",
+                    ),
+                    detail=bag_text({"food": food_value(p, g)}),
                     stats={"strength": g.strength, "food": food_value(p, g)},
                     args=Hunt(index=i),
                     style="danger",
@@ -1426,7 +1508,7 @@ def _harvest_decisions(state: MSState) -> list[Decision]:
             qs.append(
                 Quantity(
                     id=f"obj-{oid}",
-                    label=T(state.data.obj(oid).name, state.data.obj(oid).name),
+                    label=state.data.obj(oid).names,
                     max=1,
                 )
             )
@@ -1474,8 +1556,8 @@ def apply(state: MSState, answer: Answer, ctx: Ctx) -> None:
         ctx.emit(
             "shelter-pick",
             T(
-                f"{p.name} prend {state.data.shelter(a.shelter).name}.",
-                f"{p.name} takes {state.data.shelter(a.shelter).name}.",
+                f"{p.name} prend {state.data.shelter(a.shelter).names.fr}.",
+                f"{p.name} takes {state.data.shelter(a.shelter).names.en}.",
             ),
             seat=seat,
         )
@@ -1493,8 +1575,8 @@ def apply(state: MSState, answer: Answer, ctx: Ctx) -> None:
         ctx.emit(
             "keep",
             T(
-                f"{p.name} garde {state.data.obj(a.object).name}.",
-                f"{p.name} keeps {state.data.obj(a.object).name}.",
+                f"{p.name} garde {state.data.obj(a.object).names.fr}.",
+                f"{p.name} keeps {state.data.obj(a.object).names.en}.",
             ),
             seat=seat,
         )
@@ -1551,6 +1633,10 @@ def apply(state: MSState, answer: Answer, ctx: Ctx) -> None:
         do_feed(state, seat, {r: k for r, k in answer.amounts.items() if k}, ctx)
     elif kind == "recruit":
         do_recruit(state, seat, _rooms_of(answer.amounts), ctx)
+    elif kind == "pay":
+        a = answer.args
+        assert isinstance(a, PayRecruits)
+        do_pay(state, seat, a.keep_water, ctx)
     elif kind == "repair":
         objs = _objects_of(answer.amounts, repairable(state, p))
         do_repair(state, seat, objs, ctx)

@@ -15,7 +15,7 @@ HERO_VALUES = [3, 4, 4, 5]
 Phase = Literal[
     "shelter-pick", "setup", "events", "harvest", "shelter", "resolve", "comfort", "over"
 ]
-Step = Literal["feed", "recruit", "repair", "done"]
+Step = Literal["feed", "recruit", "pay", "repair", "done"]
 
 
 def _free_slots() -> list[int | None]:
@@ -31,8 +31,13 @@ class Hero(BaseModel):
 
 class Gibier(BaseModel):
     name: str
+    name_en: str | None = None
     strength: int
     food: list[int]
+
+    @property
+    def names(self) -> Text:
+        return Text(fr=self.name, en=self.name_en or self.name)
 
 
 class Player(BaseModel):
@@ -56,6 +61,8 @@ class Player(BaseModel):
     heroes_set: bool = False
     to_lose: int = 0
     losses_asked: int = 0
+    pay_due: int = 0
+    """Recruits' price still to pay when the clan chooses between its last water and cans."""
     step: Step = "done"
 
     def has(self, r: str) -> int:

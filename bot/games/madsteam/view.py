@@ -10,7 +10,7 @@ from bot.engine.game import View
 from bot.engine.text import Text
 from bot.games.madsteam import rules
 from bot.games.madsteam.data import HARVEST, HUNTING, PLACES
-from bot.games.madsteam.labels import PLACE_NAMES
+from bot.games.madsteam.labels import PLACE_NAMES, amount, bag_text, survivors
 from bot.games.madsteam.state import MSState
 
 
@@ -20,8 +20,16 @@ class HeroView(BaseModel):
     standing: bool
 
 
+class OwnHeroView(BaseModel):
+    """A clan's hero by its index (the index its moves name)."""
+
+    value: int
+    place: str
+    standing: bool
+
+
 class GibierView(BaseModel):
-    name: str
+    name: Text
     strength: int
     food: list[int]
 
@@ -33,28 +41,34 @@ class PlaceView(BaseModel):
     supply: int | None
     """Tokens left on the place this round (None: a place without a supply)."""
     heroes: list[HeroView]
-    gibier: list[GibierView] = Field(default_factory=list)
-    """The stack, bottom first; the last one is the visible top."""
+    gibier_top: GibierView | None = None
+    """The visible top card of the place's gibier stack (the cards under it are unseen)."""
+    gibier_count: int = 0
     search_left: int | None = None
-    objects: list[str] = Field(default_factory=list)
+    search_aside: list[Text] = Field(default_factory=list)
+    """Mise en place: the search cards left out of the house this round, face up."""
+    objects: list[Text] = Field(default_factory=list)
     slots: list[int | None] = Field(default_factory=list)
     """Supermarket: the seat on each slot (None: free)."""
+    slot_values: list[int] = Field(default_factory=list)
+    """Supermarket: the meeple value each slot takes."""
+    slot_cans: list[int] = Field(default_factory=list)
 
 
 class RoomView(BaseModel):
-    name: str
+    name: Text
     slots: int
     survivors: int
     cost: int
     active: bool
-    power: str
+    power: Text
 
 
 class ObjectView(BaseModel):
     id: str
-    name: str
+    name: Text
     cost: list[str]
-    effect: str
+    effect: Text
     symbol: str
     half: str
     used: bool = False
@@ -62,8 +76,8 @@ class ObjectView(BaseModel):
 
 class EventView(BaseModel):
     id: str
-    name: str
-    effects: str
+    name: Text
+    effects: Text
     cost: dict[str, int]
     points: int
 
@@ -71,7 +85,7 @@ class EventView(BaseModel):
 class PlayerView(BaseModel):
     seat: int
     name: str
-    shelter: str | None
+    shelter: Text | None
     resources: dict[str, int]
     rooms: list[RoomView]
     survivors: int
@@ -83,11 +97,12 @@ class PlayerView(BaseModel):
     next_food: dict[int, int]
     """Food the next kill of each strength would give this clan (its growing track)."""
     kills: dict[int, int]
+    heroes: list[OwnHeroView] = Field(default_factory=list)
     inactive: list[ObjectView]
     active: list[ObjectView]
     drawn: list[ObjectView] = Field(default_factory=list)
     """Set-up objects to choose from: only in the owner's view."""
-    resolved: list[str]
+    resolved: list[Text]
     score: int
     score_parts: dict[str, int]
     first: bool
@@ -113,19 +128,52 @@ class MSView(View):
     scores: dict[int, int] = Field(default_factory=dict)
 
 
-def effect_text(kind: str, place: str | None, resource: str | None, amount: int) -> str:
-    where = PLACE_NAMES[place].fr if place else ""
-    return {
-        "none": "—",
-        "bonus": f"{where} : +{amount} {resource}",
-        "hunt": f"Chasse : +{amount}",
-        "search": f"Fouille : +{amount}",
-        "free_well": "Puits : accès libre",
-        "hunt_choice": "Choix du gibier",
-        "free_move": "Mouvement illimité",
-        "income": f"+{amount} {resource} / tour",
-        "comfort": f"Confort +{amount} cran / tour",
-    }.get(kind, kind)
+def effect_text(kind: str, place: str | None, resource: str | None, n: int) -> Text:
+    """An object's effect or a room's power, in both languages."""
+    where = PLACE_NAMES[place] if place else Text(fr="", en="")
+    fr_res = amount(n, resource, "fr") if resource else str(n)
+    en_res = amount(n, resource, "en") if resource else str(n)
+    steps_fr = f"{n} cran" + ("s" if n > 1 else "")
+    steps_en = f"{n} step" + ("s" if n != 1 else "")
+    texts = {
+        "none": ("—", "—"),
+        "bonus": (f"{where.fr} : +{fr_res}", f"{where.en}: +{en_res}"),
+        "hunt": (f"Chasse : +{n}", f"Hunting: +{n}"),
+        "search": (
+            f"Fouille : +{n} carte" + ("s" if n > 1 else ""),
+            f"Search: +{n} card" + ("s" if n != 1 else ""),
+        ),
+        "free_well": ("Puits : accès libre", "Well: free access (no chip)"),
+        "hunt_choice": ("Choix du gibier", "Choice of prey"),
+        "free_move": ("Mouvement illimité", "Unlimited movement"),
+        "income": (f"+{fr_res} par tour", f"+{en_res} per round"),
+        "comfort": (f"Confort +{steps_fr} par tour", f"Comfort +{steps_en} per round"),
+    }
+    fr, en = texts.get(kind, (kind, kind))
+    return Text(fr=fr, en=en)
+
+
+def event_text(kind: str, place: str | None, resource: str | None, n: int) -> Text:
+    """An event's immediate effect (Phase Evènements), in both languages."""
+    if kind == "lose" and resource:
+        return Text(
+            fr=f"chaque clan perd {amount(n, resource, 'fr')}",
+            en=f"every clan loses {amount(n, resource, 'en')}",
+        )
+    if kind == "supply" and place:
+        return Text(
+            fr=f"{PLACE_NAMES[place].fr} : {n} de moins ce tour",
+            en=f"{PLACE_NAMES[place].en}: {n} fewer this round",
+        )
+    if kind == "survivors":
+        return Text(
+            fr=f"chaque clan perd {survivors(n, 'fr')} de son choix",
+            en=f"every clan loses {survivors(n, 'en')} of its choice",
+        )
+    return Text(
+        fr=f"nourrir coûte {n} denrée{'s' if n > 1 else ''} de plus",
+        en=f"feeding costs {n} more provision{'s' if n != 1 else ''}",
+    )
 
 
 def _object(state: MSState, oid: str, used: bool = False) -> ObjectView:
@@ -133,7 +181,7 @@ def _object(state: MSState, oid: str, used: bool = False) -> ObjectView:
     e = o.effect
     return ObjectView(
         id=o.id,
-        name=o.name,
+        name=o.names,
         cost=list(o.cost),
         effect=effect_text(e.kind, e.place, e.resource, e.amount),
         symbol=o.symbol,
@@ -144,10 +192,9 @@ def _object(state: MSState, oid: str, used: bool = False) -> ObjectView:
 
 def _event(state: MSState, eid: str) -> EventView:
     ev = state.data.event(eid)
-    eff = "; ".join(
-        f"{e.kind} {e.resource or e.place or ''} {e.amount}".replace("  ", " ") for e in ev.effects
-    )
-    return EventView(id=eid, name=ev.name, effects=eff, cost=dict(ev.cost), points=ev.points)
+    parts = [event_text(e.kind, e.place, e.resource, e.amount) for e in ev.effects]
+    eff = Text(fr="; ".join(t.fr for t in parts), en="; ".join(t.en for t in parts))
+    return EventView(id=eid, name=ev.names, effects=eff, cost=dict(ev.cost), points=ev.points)
 
 
 def build_view(state: MSState, seat: int | None) -> MSView:
@@ -167,15 +214,19 @@ def build_view(state: MSState, seat: int | None) -> MSView:
             heroes=heroes,
         )
         if pid in HUNTING:
-            pv.gibier = [
-                GibierView(name=g.name, strength=g.strength, food=list(g.food))
-                for g in state.gibier.get(pid, [])
-            ]
+            stack = state.gibier.get(pid, [])
+            pv.gibier_count = len(stack)
+            if stack:
+                top = stack[-1]
+                pv.gibier_top = GibierView(name=top.names, strength=top.strength, food=top.food)
         if pid in ("house_a", "house_b"):
             pv.search_left = len(state.search.get(pid, []))
-            pv.objects = [state.data.obj(o).name for o in state.house_objects.get(pid, [])]
+            pv.search_aside = [bag_text(c) for c in state.search_aside.get(pid, [])]
+            pv.objects = [state.data.obj(o).names for o in state.house_objects.get(pid, [])]
         if pid == "supermarket":
             pv.slots = list(state.slots)
+            pv.slot_values = [sl.value for sl in state.data.supermarket]
+            pv.slot_cans = [sl.cans for sl in state.data.supermarket]
         places.append(pv)
     players = []
     strengths = sorted({g.strength for g in state.data.gibier})
@@ -185,13 +236,13 @@ def build_view(state: MSState, seat: int | None) -> MSView:
             PlayerView(
                 seat=i,
                 name=p.name,
-                shelter=state.data.shelter(p.shelter).name if p.shelter else None,
+                shelter=state.data.shelter(p.shelter).names if p.shelter else None,
                 resources={
                     r: p.has(r) for r in ("water", "food", "cans", "wood", "metal", "chips", "ammo")
                 },
                 rooms=[
                     RoomView(
-                        name=r.name,
+                        name=r.names,
                         slots=r.slots,
                         survivors=p.rooms[k],
                         cost=r.cost,
@@ -219,10 +270,13 @@ def build_view(state: MSState, seat: int | None) -> MSView:
                     for s in strengths
                 },
                 kills=dict(p.kills),
+                heroes=[
+                    OwnHeroView(value=h.value, place=h.place, standing=h.standing) for h in p.heroes
+                ],
                 inactive=[_object(state, o) for o in p.inactive],
                 active=[_object(state, o, o in p.used) for o in p.active],
                 drawn=[_object(state, o) for o in p.drawn] if seat == i else [],
-                resolved=[state.data.event(e).name for e in p.resolved],
+                resolved=[state.data.event(e).names for e in p.resolved],
                 score=rules.score(state, p),
                 score_parts=rules.score_parts(state, p),
                 first=state.first == i,
