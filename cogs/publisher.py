@@ -12,7 +12,7 @@ from typing import Any
 import discord
 
 from bot.gm.msg import Msg
-from bot.gm.publisher import DmResult
+from bot.gm.publisher import DmResult, RetryLater
 from cogs.render import edit_kwargs, send_kwargs
 
 log = logging.getLogger(__name__)
@@ -54,6 +54,8 @@ class DiscordPublisher:
             return False
         except discord.HTTPException as exc:
             log.warning("edit of %s failed: %s %s", message_id, exc.status, exc.code)
+            if exc.status == 429 or exc.status >= 500:
+                raise RetryLater from None  # busy: the outbox tries again later
         return True
 
     async def retire(self, channel_id: int, message_id: int) -> bool:

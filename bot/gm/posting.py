@@ -24,7 +24,7 @@ from bot.gm import present
 from bot.gm.base import Base, run_cpu
 from bot.gm.live import Live
 from bot.gm.msg import Attachment, Msg
-from bot.gm.publisher import DmResult, msg_from_json, msg_to_json
+from bot.gm.publisher import DmResult, RetryLater, msg_from_json, msg_to_json
 from bot.i18n import t
 from bot.store.records import OutboxEntry, OutboxItem
 
@@ -268,7 +268,11 @@ class PostingMixin(Base):
         roles = await self.store.messages(item.match_id) if item.role else {}
         where = roles.get(item.role) if item.role else None
         if item.kind == "edit":
-            if where is not None and await self.publisher.edit(where[0], where[1], msg):
+            try:
+                edited = where is not None and await self.publisher.edit(where[0], where[1], msg)
+            except RetryLater:
+                return await self._refused(item)
+            if edited and where is not None:
                 await self.store.outbox_delivered(item, where[1])
                 return True
             if not payload.get("create", True):
@@ -279,13 +283,20 @@ class PostingMixin(Base):
             await self._retire(*where)
         message_id = item.message_id or await self._send(item, msg)
         if message_id is None:
-            attempts = await self.store.outbox_failed(item.id)
-            if attempts < MAX_ATTEMPTS:
-                return False
-            log.error(
-                "match %s: giving up outbox row %s after %s tries", item.match_id, item.id, attempts
-            )
+            return await self._refused(item)
         await self.store.outbox_delivered(item, message_id, role=item.role)
+        return True
+
+    async def _refused(self, item: OutboxItem) -> bool:
+        """Discord did not take ``item``: retry later (False), or give it up (True) after
+        ``MAX_ATTEMPTS`` refusals."""
+        attempts = await self.store.outbox_failed(item.id)
+        if attempts < MAX_ATTEMPTS:
+            return False
+        log.error(
+            "match %s: giving up outbox row %s after %s tries", item.match_id, item.id, attempts
+        )
+        await self.store.outbox_delivered(item, None)
         return True
 
     async def _send(self, item: OutboxItem, msg: Msg) -> int | None:

@@ -17,6 +17,11 @@ class DmResult(Enum):
     FAILED = "failed"
 
 
+class RetryLater(Exception):
+    """Discord did not take an edit for now (rate limited, a server error): the outbox
+    keeps it and tries again later (an edit refused for good returns True instead)."""
+
+
 class Publisher(Protocol):
     async def send(self, channel_id: int, msg: Msg) -> int | None:
         """Post in a channel or thread; the new message id, or None on failure."""
@@ -27,7 +32,8 @@ class Publisher(Protocol):
     # restart is then not shown twice. A publisher without it gets ``send``.
 
     async def edit(self, channel_id: int, message_id: int, msg: Msg) -> bool:
-        """Edit a message; False when it is gone (then the caller posts anew)."""
+        """Edit a message; False when it is gone (then the caller posts anew). May raise
+        :class:`RetryLater` when Discord is only busy (the outbox tries again)."""
         ...
 
     async def dm(self, user_id: int, msg: Msg) -> DmResult: ...

@@ -22,7 +22,7 @@ from bot.gm import Actor, DmResult, GameMaster, ManualClock, Msg
 from bot.gm.apply import fallback_choice
 from bot.gm.ids import parse
 from bot.gm.msg import Button, Reply
-from bot.gm.publisher import msg_from_json, msg_to_json
+from bot.gm.publisher import RetryLater, msg_from_json, msg_to_json
 from bot.store import Store
 
 GUILD = 10
@@ -38,6 +38,7 @@ class Channel:
         self.nonces: dict[str, int] = {}
         self.next_id = 1000
         self.fail_sends = 0
+        self.busy_edits = 0
         self.sends = 0
 
     def view(self) -> list[tuple[int, dict[str, Any]]]:
@@ -60,6 +61,9 @@ class Channel:
         return self.next_id
 
     async def edit(self, channel_id: int, message_id: int, msg: Msg) -> bool:
+        if self.busy_edits:
+            self.busy_edits -= 1
+            raise RetryLater
         if message_id not in self.messages:
             return False
         self.messages[message_id] = msg_to_json(msg)
@@ -342,4 +346,28 @@ async def test_timer_texts_name_the_subject_in_the_players_words(
     reminder = [x for x in texts if "⏰" in x or "<t:" in x]
     assert reminder and all(word in x for x in reminder), texts
     assert not any(f"({mine[0].subject})" in x for x in texts)
+    await store.close()
+
+
+async def test_an_edit_discord_was_too_busy_for_is_retried(
+    tmp_path: Path, fixed_seed: None
+) -> None:
+    """A rate-limited edit is not marked delivered: the next flush makes it."""
+    table = Table(tmp_path / "a.sqlite3")
+    mid = await table.start()
+    gm, store = table.gm, table.store
+    assert gm is not None and store is not None
+    roles = await store.messages(mid)
+    board_before = dict(table.channel.messages[roles["round"][1]])
+    table.channel.busy_edits = 10**6
+    reply = await gm.cancel_here(CHANNEL, ANN)  # edits the board (closed), posts the log
+    assert reply.private
+    waiting = await store.outbox(mid)
+    assert [i.kind for i in waiting][:1] == ["edit"]
+    assert table.channel.messages[roles["round"][1]] == board_before
+    table.channel.busy_edits = 0
+    await gm.tick()
+    assert await store.outbox(mid) == []
+    assert table.channel.messages[roles["round"][1]] != board_before
+    assert table.channel.messages[roles["round"][1]]["rows"] == []
     await store.close()
