@@ -13,9 +13,10 @@ Allocation; an allocation the game refuses falls back to the game's AI) and chec
 - ``game.load(game.dump(state))`` (through JSON) dumps, asks, shows (the public and
   one seat in turn) and ends the same (every third step and at the end);
 - a secret choice changes nothing another seat (or the public) sees -- views,
-  events, the decisions it is asked -- while secret decisions are still pending
-  (two answers compared on forks: this differential test finds a leak of any
-  form, not only a label in the JSON); the reveal may come once none is pending;
+  events, the decisions it is asked -- while the secret decisions asked together
+  with it are still pending (two answers compared on forks: this differential test
+  finds a leak of any form, not only a label in the JSON); the reveal may come once
+  none of those is pending;
 - a private event's text is not shown to a seat it is not meant for;
 
 and at the end that the match is over within a step budget and that replaying
@@ -249,6 +250,10 @@ def _check_secrets_stay_secret(m: Match, rnd: random.Random) -> None:
     if not secret:
         return
     d = rnd.choice(secret)
+    # Secret questions asked at the same time: until each is answered, ``d``'s answer
+    # must not show (a new secret question asked after it, e.g. next round's picks
+    # after a lucky charm's public effect, does not forbid a reveal).
+    alongside = {p.key for p in secret if p.key != d.key}
     if isinstance(d.ask, One):
         ids = [o.id for o in d.options]
         tries: list[Choice | None] = [
@@ -265,8 +270,8 @@ def _check_secrets_stay_secret(m: Match, rnd: random.Random) -> None:
             events = fork.apply(choice)
         except IllegalDecision:
             continue  # an allocation the game refuses; One options are checked elsewhere
-        if not any(p.secret for p in fork.pending()):
-            continue  # the last secret answer: the reveal may happen now
+        if not any(p.secret and p.key in alongside for p in fork.pending()):
+            continue  # the last of the secret answers asked together: the reveal may happen now
         for seat in [None, *range(len(m.seats))]:
             if seat != d.seat:
                 seen.setdefault(seat, set()).add(_observed(fork, seat, events))
