@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from bot.engine import IllegalDecision, StaleDecision
+from bot.engine import Decision, IllegalDecision, StaleDecision
 from bot.gm.msg import Msg
 from bot.gm.play import PlayMixin
 from bot.gm.posting import Out
@@ -19,6 +19,12 @@ TICK_BATCH = 64
 """Due timers read per query; a tick reads batches until nothing is due."""
 TICK_PARALLEL = 8
 """Matches handled at once within a batch (their AI and rendering overlap in threads)."""
+
+
+def _unseen(d: Decision) -> bool:
+    """A secret reaction (Ultimate Warriorz's lucky charm): the public never learns it
+    was offered unless it is used, so neither a reminder nor "time is up" is posted."""
+    return d.secret and d.timing == "reaction"
 
 
 class DeadlinesMixin(PlayMixin):
@@ -71,7 +77,7 @@ class DeadlinesMixin(PlayMixin):
             if d is None:
                 return
             seat = live.match.seats[d.seat]
-            if seat.user_id is None or seat.ai:
+            if seat.user_id is None or seat.ai or _unseen(d):
                 return
             info = live.match.game.info
             what = subject_name(d.subject, live.lang, info) if d.subject else seat.name
@@ -97,10 +103,12 @@ class DeadlinesMixin(PlayMixin):
             name = f"<@{seat.user_id}>" if seat.user_id is not None else seat.name
             if d.subject:
                 name = f"{name} ({subject_name(d.subject, live.lang, match.game.info)})"
-            # "Time is up" goes out with the decision it explains, before what follows.
+            # "Time is up" goes out with the decision it explains, before what follows;
+            # never for a secret reaction, whose very offer the channel must not learn.
             notice = Out("post", Msg(content=t(live.lang, "timer.expired", who=name)))
+            before = [] if _unseen(d) else [notice]
             try:
-                await self._commit(live, choice, match.version, by_ai=True, before=[notice])
+                await self._commit(live, choice, match.version, by_ai=True, before=before)
             except (StaleDecision, IllegalDecision):
                 log.exception("timeout choice refused in match %s", mid)
                 return
