@@ -46,6 +46,14 @@ def actor_of(interaction: discord.Interaction) -> Actor:
     )
 
 
+def _public(interaction: discord.Interaction) -> bool:
+    """The clicked message is seen by everyone in the channel (not ephemeral, not a DM)."""
+    message = interaction.message
+    if interaction.guild_id is None or message is None:
+        return False
+    return not message.flags.ephemeral
+
+
 def guild_lang(interaction: discord.Interaction) -> str | None:
     return str(interaction.guild_locale) if interaction.guild_locale else None
 
@@ -159,6 +167,10 @@ class Arena(commands.Cog):
 
     # --- delivery ------------------------------------------------------------------------
     async def deliver(self, interaction: discord.Interaction, reply: Reply) -> None:
+        if reply.update is not None and reply.update.secret and _public(interaction):
+            # A seat's own board never replaces a public message: it goes privately instead.
+            reply.private.insert(0, reply.update)
+            reply.update = None
         if reply.update is not None:
             try:
                 await interaction.edit_original_response(**edit_kwargs(reply.update))

@@ -96,11 +96,17 @@ def send_kwargs(msg: Msg) -> dict[str, Any]:
 
 
 def edit_kwargs(msg: Msg) -> dict[str, Any]:
-    """Arguments for ``edit``: replaces content, embeds, attachments and components."""
-    return {
+    """Arguments for ``edit``: replaces content, embeds, attachments and components.
+
+    ``Msg.keep_files``: the attachments are left as they are (not uploaded again), unless
+    the message brings new files, which then replace them.
+    """
+    out: dict[str, Any] = {
         "content": msg.content,
         "embeds": [to_embed(e) for e in msg.embeds],
-        "attachments": files_of(msg),
         "view": to_view(msg),
         "allowed_mentions": mentions_of(msg),
     }
+    if msg.files or not msg.keep_files:
+        out["attachments"] = files_of(msg)
+    return out

@@ -87,6 +87,12 @@ class Msg:
     files: list[Attachment] = field(default_factory=list)
     mentions: list[int] = field(default_factory=list)
     """User ids this message may ping (nobody else, never @everyone)."""
+    keep_files: bool = False
+    """An edit keeps the attachments the message already has (a private prompt redrawn
+    after a click keeps its board image instead of uploading it again)."""
+    secret: bool = False
+    """Carries one seat's own view (its board image): only ever an ephemeral message or a
+    DM, never a public one."""
 
     def offers(self, custom_id: str, values: list[str] | None) -> bool:
         """Whether this message offers exactly that: an enabled button ``custom_id`` (no

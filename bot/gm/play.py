@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import logging
 import secrets
+from collections import OrderedDict
+from typing import Any
 
 from bot.engine import Choice, Decision, IllegalDecision, StaleDecision
 from bot.engine.decisions import Allocation
@@ -13,7 +15,7 @@ from bot.gm import ids
 from bot.gm.apply import ApplyMixin
 from bot.gm.ids import key_tag
 from bot.gm.live import DraftSlot, Live
-from bot.gm.msg import CONTENT_MAX, Actor, Msg, Reply, clip
+from bot.gm.msg import CONTENT_MAX, Actor, Attachment, Msg, Reply, clip
 from bot.gm.prompts import (
     SELECTS_MAX,
     DraftRef,
@@ -27,9 +29,84 @@ from bot.i18n import CATALOGUES, t
 
 log = logging.getLogger(__name__)
 
+BOARD_CACHE = 32
+"""Seat images kept in memory, by (match, seat, language, version): the prompts of one
+reply, or a second "Make your choice" before anything moved, reuse one drawing."""
+
+ImageKey = tuple[int, int, str, int]
+
 
 class PlayMixin(ApplyMixin):
     """What a player does with their private prompts."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._seat_images: OrderedDict[ImageKey, bytes] = OrderedDict()
+
+    # --- the seat's own board (issue 11 item 4, issue 13 item 5) --------------------------
+    async def _seat_image(self, live: Live, seat: int, lang: str) -> Attachment | None:
+        """The image of ``seat``'s own view (its hand, shelter or position) now, for its
+        player only; drawn in a worker thread once per version. None if the game draws none."""
+        match = live.match
+        assert match is not None
+        key = (live.mid, seat, lang, match.version)
+        data = self._seat_images.get(key)
+        if data is None:
+            data = await self._render(match, lang, seat)
+            if data is None:
+                return None
+            for old in [k for k in self._seat_images if k[:3] == key[:3]]:
+                del self._seat_images[old]  # an older version of this board
+            self._seat_images[key] = data
+            while len(self._seat_images) > BOARD_CACHE:
+                self._seat_images.popitem(last=False)
+        else:
+            self._seat_images.move_to_end(key)
+        return Attachment(f"match{live.mid}-seat{seat + 1}-v{match.version}.png", data)
+
+    async def _with_board(self, live: Live, seat: int, lang: str, msg: Msg) -> Msg:
+        """``msg`` (private) carrying ``seat``'s own board image."""
+        image = await self._seat_image(live, seat, lang)
+        msg.secret = True
+        if image is not None:
+            msg.files = [*msg.files, image]
+        return msg
+
+    async def _prompts(self, live: Live, decisions: list[Decision], lang: str) -> list[Msg]:
+        """New private prompt messages, each with the board of the seat it asks."""
+        return [
+            await self._with_board(live, d.seat, lang, self._prompt(live, d, lang))
+            for d in decisions
+        ]
+
+    async def _private_prompt(self, live: Live, d: Decision, lang: str) -> Msg:
+        """One new private prompt with its seat's board (a DM prompt)."""
+        return await self._with_board(live, d.seat, lang, self._prompt(live, d, lang))
+
+    async def _redrawn(self, live: Live, d: Decision, lang: str, ver: int, msg: Msg) -> Msg:
+        """``msg`` replacing a prompt drawn at version ``ver``: it keeps the board image it
+        has (no upload on every draft click) unless the match moved since, then a new one."""
+        match = live.match
+        assert match is not None
+        msg.secret = True
+        msg.keep_files = True
+        if ver != match.version:
+            image = await self._seat_image(live, d.seat, lang)
+            if image is not None:
+                msg.files = [image]
+        return msg
+
+    async def _boards(self, live: Live, seats: list[int], lang: str, note: str) -> list[Msg]:
+        """``/arena hand`` with nothing awaited: each of the user's seats' own board."""
+        match = live.match
+        assert match is not None
+        out: list[Msg] = []
+        for seat in seats:
+            text = t(lang, "board.yours", who=match.seats[seat].name) + "\n" + note
+            out.append(
+                await self._with_board(live, seat, lang, Msg(content=clip(text, CONTENT_MAX)))
+            )
+        return out
 
     async def hand(self, mid: int, actor: Actor) -> Reply:
         """The clicking user's private prompts for everything awaited from them."""
@@ -45,10 +122,9 @@ class PlayMixin(ApplyMixin):
             return Reply.say(t(lang, "err.not_started"))
         if not self._seats_of(live, actor.user_id):
             return Reply.say(t(lang, "err.not_your_seat"))
-        if any(
-            live.match.seats[i].ai for i in self._seats_of(live, actor.user_id)
-        ) and not self._mine(live, actor.user_id):
-            return Reply.say(t(lang, "err.autopilot"))
+        seats = self._seats_of(live, actor.user_id)
+        if any(live.match.seats[i].ai for i in seats) and not self._mine(live, actor.user_id):
+            return Reply(private=await self._boards(live, seats, lang, t(lang, "err.autopilot")))
         mine = self._mine(live, actor.user_id)
         out: list[Msg] = [Msg(content=intro)] if intro else []
         # Private notices not shown yet (from before a restart, or an AI move for this seat).
@@ -56,8 +132,9 @@ class PlayMixin(ApplyMixin):
         if secrets:
             out.append(Msg(content=clip("\n".join(secrets), CONTENT_MAX)))
         if not mine:
-            out.append(Msg(content=t(lang, "err.nothing_awaited")))
-        out += [self._prompt(live, d, lang) for d in mine]
+            # Nothing to choose: the player's own board on demand, in their language.
+            out += await self._boards(live, seats, lang, t(lang, "err.nothing_awaited"))
+        out += await self._prompts(live, mine, lang)
         return Reply(private=out)
 
     def _find(self, live: Live, tag: str) -> Decision | None:
@@ -119,16 +196,16 @@ class PlayMixin(ApplyMixin):
             if not any(v.offers(custom_id, values) for v in views):
                 return Reply.say(t(lang, "err.not_offered"))
             if isinstance(c, ids.Back):
-                return Reply(update=self._prompt(live, d, lang))
+                return await self._update(live, d, lang, c.ver)
             if isinstance(c, ids.Group):
-                return Reply(update=self._prompt(live, d, lang, group=c.n))
+                return await self._update(live, d, lang, c.ver, group=c.n)
             if isinstance(c, ids.Page):
-                return Reply(update=self._prompt(live, d, lang, page=c.n))
+                return await self._update(live, d, lang, c.ver, page=c.n)
             index = c.n if isinstance(c, ids.Pick) else -1
             if isinstance(c, ids.Menu):
                 picked = ids.parse_menu_value((values or [""])[0])
                 if picked is not None and picked.kind == "g":
-                    return Reply(update=self._prompt(live, d, lang, group=picked.index))
+                    return await self._update(live, d, lang, c.ver, group=picked.index)
                 index = picked.index if picked is not None else -1
             if not 0 <= index < len(d.options):
                 return Reply.say(t(lang, "err.not_offered"))
@@ -177,9 +254,15 @@ class PlayMixin(ApplyMixin):
             for x in self._mine(live, actor.user_id)
             if match.pending_since.get(x.key, 0) >= before
         ]
-        return Reply(update=done, private=[self._prompt(live, x, lang) for x in follow])
+        return Reply(update=done, private=await self._prompts(live, follow, lang))
 
     # --- prompts --------------------------------------------------------------------------
+    async def _update(self, live: Live, d: Decision, lang: str, ver: int, **kw: Any) -> Reply:
+        """The clicked prompt (drawn at ``ver``) redrawn in place, keeping its board image."""
+        return Reply(
+            update=await self._redrawn(live, d, lang, ver, self._prompt(live, d, lang, **kw))
+        )
+
     def _prompt(
         self,
         live: Live,
@@ -264,10 +347,10 @@ class PlayMixin(ApplyMixin):
         slot = self._slot(live, d)
         if slot is not None and (c.did != slot.did or c.rev != slot.rev):
             # Another copy of this prompt moved on meanwhile: show where the draft is.
-            return Reply(update=self._prompt(live, d, lang, notice=t(lang, "draft.behind")))
+            return await self._update(live, d, lang, c.ver, notice=t(lang, "draft.behind"))
         if slot is None and c.rev != 0:
             # A draft this process does not know: the bot restarted (or it was dropped).
-            return Reply(update=self._prompt(live, d, lang, notice=t(lang, "draft.lost")))
+            return await self._update(live, d, lang, c.ver, notice=t(lang, "draft.lost"))
         draft = slot.draft if slot else Draft(key=d.key, seat=d.seat)
         ref = DraftRef(c.did, c.rev)
         focus = slot.focus if slot else 0
@@ -292,7 +375,7 @@ class PlayMixin(ApplyMixin):
             if isinstance(c, ids.DraftConfirm):
                 problem = slot.draft.problem(d)
                 if problem is not None:
-                    return Reply(update=self._prompt(live, d, lang, notice=problem.get(lang)))
+                    return await self._update(live, d, lang, c.ver, notice=problem.get(lang))
                 choice = slot.draft.choice(d)
                 label = slot.draft.summary(d).get(lang)
                 return await self._decide_choice(live, d, choice, label, c.ver, actor)
@@ -311,10 +394,10 @@ class PlayMixin(ApplyMixin):
             else:
                 return Reply.say(t(lang, "err.not_offered"))
         except IllegalDecision as exc:
-            return Reply(update=self._prompt(live, d, lang, notice=exc.reason.get(lang)))
+            return await self._update(live, d, lang, c.ver, notice=exc.reason.get(lang))
         slot.draft = new
         slot.rev += 1
-        return Reply(update=self._prompt(live, d, lang))
+        return await self._update(live, d, lang, c.ver)
 
     @staticmethod
     def _draft_select(d: Decision, slot: DraftSlot, c: ids.DraftMenu, value: str) -> Draft | None:

@@ -82,9 +82,9 @@ class PostingMixin(Base):
     """Planning, storing and delivering the public messages of a match, and DM prompts."""
 
     # Defined by the later layers: the final result (``ending``) and the private prompt
-    # of a decision (``play``, which draws structured answers too).
+    # of a decision with its seat's board (``play``, which draws structured answers too).
     _finish_outs: Callable[[Live], Awaitable[list[Out]]]
-    _prompt: Callable[..., Msg]
+    _private_prompt: Callable[[Live, Decision, str], Awaitable[Msg]]
 
     # --- planning (before the commit) ---------------------------------------------------
     async def _plan(
@@ -207,7 +207,7 @@ class PostingMixin(Base):
                 continue
             lang = lang_of(prefs.locale) if prefs.locale else live.lang
             for d in ds:
-                msg = self._prompt(live, d, lang)
+                msg = await self._private_prompt(live, d, lang)
                 msg.content = (
                     t(lang, "dm.header", mid=live.mid, where=f"<#{live.target}>")
                     + "\n"

@@ -307,15 +307,21 @@ def round_msg(
     deadlines: dict[str, float],
     lang: str,
 ) -> Msg:
-    """The public board of what is awaited: who must decide, who already has (never what)."""
+    """The public board of what is awaited: who must decide, who already has (never what).
+
+    A secret decision's question, or a structured one's (amounts of one's own resources,
+    cards to give), is the player's own business: the board only says who is awaited.
+    """
     info = match.game.info
     lines: list[str] = []
     for seat, subject in answered:
         lines.append("✅ " + t(lang, "round.chosen", who=who(match, seat, subject, lang)))
     for d in pending:
-        line = "⏳ " + t(
-            lang, "round.waiting", who=who(match, d.seat, d.subject, lang), what=d.prompt.get(lang)
-        )
+        name = who(match, d.seat, d.subject, lang)
+        if d.secret or d.structured:
+            line = "⏳ " + t(lang, "round.waiting_private", who=name)
+        else:
+            line = "⏳ " + t(lang, "round.waiting", who=name, what=d.prompt.get(lang))
         if d.key in deadlines:
             line += " · " + t(lang, "round.until", ts=int(deadlines[d.key]))
         lines.append(line)

@@ -36,6 +36,7 @@ MESSAGES: dict[str, str] = {
     "round.title": "{game} — round {round}",
     "round.chosen": "{who} has chosen",
     "round.waiting": "waiting for {who}: {what}",
+    "round.waiting_private": "waiting for {who} (a private choice)",
     "round.until": "deadline <t:{ts}:R>",
     "round.footer": "Match #{mid} · press the button to get your options privately",
     "round.footer_secret": "Match #{mid} · choices stay secret until everyone has chosen",
@@ -51,6 +52,7 @@ MESSAGES: dict[str, str] = {
     "prompt.next": "Next",
     "prompt.back": "Back",
     "prompt.done": "✅ {who}: {choice}",
+    "board.yours": "🗺️ **{who}**: your own board (nobody else sees it).",
     # answers built step by step (several options, an order, amounts)
     "draft.many": "Click to choose or unchoose options ({rule}), then press **Confirm**.",
     "draft.order": "Click every option in the order you want, then press **Confirm**.",

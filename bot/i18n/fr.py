@@ -36,6 +36,7 @@ MESSAGES: dict[str, str] = {
     "round.title": "{game} — manche {round}",
     "round.chosen": "{who} a choisi",
     "round.waiting": "on attend {who} : {what}",
+    "round.waiting_private": "on attend {who} (un choix privé)",
     "round.until": "limite <t:{ts}:R>",
     "round.footer": "Partie n°{mid} · appuyez sur le bouton pour recevoir vos options en privé",
     "round.footer_secret": "Partie n°{mid} · les choix restent secrets jusqu'à ce que tout le monde ait choisi",
@@ -52,6 +53,7 @@ MESSAGES: dict[str, str] = {
     "prompt.next": "Suivant",
     "prompt.back": "Retour",
     "prompt.done": "✅ {who} : {choice}",
+    "board.yours": "🗺️ **{who}** : votre propre plateau (personne d'autre ne le voit).",
     # réponses construites pas à pas (plusieurs options, un ordre, des quantités)
     "draft.many": "Cliquez pour choisir ou retirer des options ({rule}), puis **Valider**.",
     "draft.order": "Cliquez sur chaque option dans l'ordre voulu, puis **Valider**.",

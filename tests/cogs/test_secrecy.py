@@ -170,6 +170,10 @@ class SecrecyChecker:
         self.seen_records = 0
         self.public_pngs: set[bytes] = set()
         self.render_seats: list[int | None] = []
+        self.seat_pngs: dict[bytes, set[int]] = {}
+        """Images drawn from one seat's own view (its prompts' board), by the seats drawn for."""
+        self.seat_users: dict[int, int | None] = {}
+        self.seat_images_sent = 0
         self.mid: int | None = None
         self.checks = 0
         self.public_payloads = 0
@@ -187,6 +191,8 @@ class SecrecyChecker:
             checker.render_seats.append(seat)
             if seat is None:
                 checker.public_pngs.add(data)
+            else:
+                checker.seat_pngs.setdefault(data, set()).add(seat)
             return data
 
         monkeypatch.setattr(Match, "render", render)
@@ -229,6 +235,37 @@ class SecrecyChecker:
         flags = body.get("flags") or 0
         return not flags & 64  # unknown target: public unless flagged ephemeral
 
+    def addressee(self, call: Call) -> int | None:
+        """The one user who sees what a private call sent (its ephemeral or DM message)."""
+        fake = self.d.fake
+        message_id = None
+        if isinstance(call.response, dict) and "id" in call.response:
+            message_id = int(call.response["id"])
+        elif call.path.endswith("/messages/@original"):
+            token = call.path.split("/")[3]
+            fi = next((i for i in fake.interactions.values() if i.token == token), None)
+            message_id = fi.original_message_id if fi else None
+        else:
+            m = re.search(r"/messages/([0-9]+)$", call.path)
+            message_id = int(m[1]) if m else None
+        msg = fake.messages.get(message_id or 0)
+        if msg is None:
+            return None
+        if msg.ephemeral:
+            return msg.ephemeral_for
+        return next((u for u, c in fake.dm_channels.items() if c == msg.channel_id), None)
+
+    def check_seat_images(self, call: Call) -> None:
+        """A seat's own board goes privately to that seat's player only."""
+        for name, _, data in call.files:
+            seats = self.seat_pngs.get(data)
+            if not name.endswith(".png") or seats is None or data in self.public_pngs:
+                continue
+            user = self.addressee(call)
+            if user is None or all(self.seat_users.get(s) != user for s in seats):
+                raise Leak(f"the board of seat(s) {sorted(seats)} went to user {user}: {call!r}")
+            self.seat_images_sent += 1
+
     # --- the checks ----------------------------------------------------------------------
     async def state(self) -> Match | None:
         assert self.mid is not None and self.d.bot is not None
@@ -245,6 +282,8 @@ class SecrecyChecker:
         self.terms_checked += len(terms)
         self.value_terms += sum(1 for _, p in terms if "⚡" in p.pattern or "·" in p.pattern)
         private = private_texts(match) if match is not None else []
+        if match is not None:
+            self.seat_users = {i: s.user_id for i, s in enumerate(match.seats)}
         self.private_checked = max(self.private_checked, len(private))
         self.check_calls(terms, private, live=match is not None and not match.over)
         self.check_logs(terms, private)
@@ -265,6 +304,7 @@ class SecrecyChecker:
             if call.json is None and not call.files:
                 continue
             if not self.call_is_public(call):
+                self.check_seat_images(call)
                 continue
             self.public_payloads += 1
             text = json.dumps(call.json, ensure_ascii=False) + "\n".join(
@@ -314,7 +354,6 @@ class SecrecyChecker:
         for cid in secret_cards(match.state):
             if f'"{cid}"' in view:
                 raise Leak(f"{cid} in view(state, None)")
-        assert all(s is None for s in self.render_seats), self.render_seats
 
 
 class SecretDriver(Driver):
@@ -396,6 +435,8 @@ async def play(d: SecretDriver, users: int, mode: str, seed: int) -> SecrecyChec
     checker = d.checker
     assert checker is not None
     assert checker.public_pngs and checker.render_seats
+    # Each private prompt carried its seat's own board, and only to that seat's player.
+    assert any(s is not None for s in checker.render_seats) and checker.seat_images_sent > 8
     # discord.py's DEBUG records were captured (and checked).
     assert any(r.name.startswith("discord.") for r in checker.caplog.records)
     # The detector had secrets to look for, values strings among them.
@@ -537,6 +578,27 @@ async def test_planted_log_custom_id_and_image_leaks_are_caught(sd: SecretDriver
         fighter_user(sd, match, fighter.seat), sd.round_message(), "Make your choice"
     )
     assert any(label in m.text() or "·" in str(m.components) for m in sd.replies(fi))
+    # That seat's own board (its hand drawn face up) in another player's private message.
+    seat_png = private_png
+    checker.seat_pngs[seat_png] = {fighter.seat}
+    owner = match.seats[fighter.seat].user_id
+    other = next(u for u in sd.users[:2] if sd.uid(u) != owner)
+    fi = await sd.press(other, sd.round_message(), "Make your choice")
+    theirs = sd.replies(fi)[-1]
+    assert theirs.ephemeral_for == sd.uid(other)
+    sd.fake.calls.append(
+        Call(
+            seq=-1,
+            via="webhook",
+            method="PATCH",
+            route_template="",
+            path=f"/webhooks/{sd.app_id}/token/messages/{theirs.id}",
+            json={"content": "board"},
+            files=[("board.png", len(seat_png), seat_png)],
+        )
+    )
+    with pytest.raises(Leak, match="board of seat"):
+        checker.check_calls(terms)
     sd.checker = None
 
 
