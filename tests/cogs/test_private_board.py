@@ -19,6 +19,8 @@ import pytest
 from bot.engine import Choice, Decision, Match
 from bot.engine.decisions import Allocation
 from bot.engine.game import SeatSpec
+from bot.gm.msg import Attachment, Msg, Reply
+from cogs.arena import Arena
 from tests.cogs.driver import Driver
 from tests.harness.fake_discord import FakeInteraction, FakeMessage
 
@@ -283,3 +285,52 @@ async def test_madsteam_through_discord_pressure_and_recruitment(
         assert not any(q in text for q in questions), text[:200]
     assert_no_public_board(d)
     d.fake.assert_all_acknowledged_first()
+
+
+# --- the cog's guard --------------------------------------------------------------------------
+class _Flags:
+    def __init__(self, ephemeral: bool) -> None:
+        self.ephemeral = ephemeral
+
+
+class _Message:
+    def __init__(self, ephemeral: bool) -> None:
+        self.flags = _Flags(ephemeral)
+
+
+class _Followup:
+    def __init__(self) -> None:
+        self.sent: list[dict[str, Any]] = []
+
+    async def send(self, **kw: Any) -> None:
+        self.sent.append(kw)
+
+
+class _Interaction:
+    """Just what :meth:`Arena.deliver` touches."""
+
+    def __init__(self, ephemeral: bool) -> None:
+        self.guild_id = 1
+        self.message = _Message(ephemeral)
+        self.followup = _Followup()
+        self.edited: list[dict[str, Any]] = []
+
+    async def edit_original_response(self, **kw: Any) -> None:
+        self.edited.append(kw)
+
+
+@pytest.mark.parametrize("ephemeral", [True, False])
+async def test_a_seat_board_never_replaces_a_public_message(ephemeral: bool) -> None:
+    """Defence in depth: an update carrying a seat's board, answering a click on a public
+    message, is sent privately instead of editing that message."""
+    cog = Arena.__new__(Arena)
+    image = Attachment("match1-seat1-v3.png", b"png")
+    reply = Reply(update=Msg(content="prompt", files=[image], secret=True))
+    fi = _Interaction(ephemeral)
+    await cog.deliver(fi, reply)  # type: ignore[arg-type]
+    if ephemeral:
+        assert len(fi.edited) == 1 and not fi.followup.sent
+    else:
+        assert not fi.edited
+        (sent,) = fi.followup.sent
+        assert sent["ephemeral"] and sent["files"][0].filename == image.filename
