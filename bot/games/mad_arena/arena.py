@@ -9,22 +9,16 @@ one movement point away.
 from __future__ import annotations
 
 from bot.engine.text import Text
+from bot.games.fighters.zones import Ring, Steps, UpToTwoElsewhere
+from bot.games.fighters.zones import legal_steps as kit_steps
+
+MOVES = UpToTwoElsewhere()
+"""§2.4 Mouvement: up to the card's moves; two moves end on another zone."""
 
 
 def adjacent(zone: int, n: int) -> list[int]:
     """Zones one movement point from ``zone`` in an arena of ``n`` peripheral zones."""
-    if zone == n:
-        return list(range(n))
-    out: list[int] = []
-    for z in ((zone - 1) % n, (zone + 1) % n):
-        if z != zone and z not in out:
-            out.append(z)
-    out.append(n)
-    return out
-
-
-def is_adjacent(a: int, b: int, n: int) -> bool:
-    return b in adjacent(a, n)
+    return Ring(n).adjacent(zone)
 
 
 def legal_steps(
@@ -35,17 +29,11 @@ def legal_steps(
     n: int,
     round_start: int | None = None,
 ) -> list[int]:
-    """Zones the next movement point may reach (§2.4 Mouvement).
-
-    With two movement points the fighter may not come back on its steps (its
-    last step must not end where its action started) and must end on a zone
-    other than the one it stood on at the start of the round (``round_start``;
-    the two differ only for a fighter the dragon kicked away before it acted).
-    """
-    steps = adjacent(current, n)
-    if moves_total >= 2 and moves_left == 1:
-        steps = [z for z in steps if z not in (start, round_start)]
-    return steps
+    """Zones the next movement point may reach (§2.4 Mouvement, the kit's ring and rule)."""
+    steps = Steps(
+        here=current, start=start, total=moves_total, left=moves_left, round_start=round_start
+    )
+    return kit_steps(Ring(n), MOVES, steps)
 
 
 def zone_name(zones: list[str], zone: int, names: dict[str, str]) -> Text:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from bot.engine.events import RollEvent
 from bot.engine.game import Ctx
 from bot.engine.text import Text
+from bot.games.fighters import attacks, rolltexts
 from bot.games.mad_arena.state import Fighter, MAState, Trophy
 
 
@@ -67,7 +68,7 @@ def in_zone(state: MAState, zone: int, exclude: str | None = None) -> list[Fight
 
 
 def hp_line(state: MAState, fid: str, before: int) -> str:
-    return f"{state.name(fid)} {before} -> {state.f(fid).hp}"
+    return rolltexts.hp_change(state.name(fid), before, state.f(fid).hp)
 
 
 def roll_attack(
@@ -89,16 +90,15 @@ def roll_attack(
     )
 
 
-def count_hits(dice: list[int], defence_value: int, modifier: int = 0) -> int:
-    """Each die (plus modifier) >= the target's defence wounds it by 1 HP (§2.4 Combat)."""
-    return sum(1 for d in dice if d + modifier >= defence_value)
+NO_REACTION: attacks.Closed[str] = attacks.Closed()
+"""Mad Arena has no reaction between an attack roll and its resolution."""
 
 
 def wound(state: MAState, ctx: Ctx, attacker: str, target: str, hits: int) -> tuple[int, int]:
     """Remove HP (never below 0) and eliminate at 0. Returns (before, after)."""
     t = state.f(target)
     before = t.hp
-    t.hp = max(0, t.hp - hits)
+    t.hp -= attacks.wounds_taken(t.hp, hits)
     if t.hp == 0 and t.alive:
         eliminate(state, ctx, attacker, target)
     return before, t.hp
@@ -113,21 +113,7 @@ def target_line(
     dice: list[int] | None = None,
 ) -> Text:
     """One target of a zone attack: ``Cactus 8 -> 6 HP ([5, 3, 2] vs 3+: 2 hits)``."""
-    seen = f"[{', '.join(map(str, dice))}] " if dice is not None else ""
-    return Text(
-        fr=f"{hp_line(state, fid, before)} PV ({seen}cible {defence_value}+ : {hits} touche{'s' if hits > 1 else ''})",
-        en=f"{hp_line(state, fid, before)} HP ({seen}vs {defence_value}+: {hits} hit{'s' if hits != 1 else ''})",
-    )
-
-
-def zone_result(hits: int, lines: list[Text], tail: Text | None = None) -> Text:
-    """The result of a roll against several fighters, each line checkable on its own."""
-    parts_fr = [x.fr for x in lines] + ([tail.fr] if tail else [])
-    parts_en = [x.en for x in lines] + ([tail.en] if tail else [])
-    return Text(
-        fr=f"{hits} touche{'s' if hits > 1 else ''} au total : " + " ; ".join(parts_fr),
-        en=f"{hits} hit{'s' if hits != 1 else ''} in all: " + "; ".join(parts_en),
-    )
+    return rolltexts.target_result(hp_line(state, fid, before), hits, defence_value, dice)
 
 
 def net_note(state: MAState, fid: str) -> Text:
@@ -135,14 +121,6 @@ def net_note(state: MAState, fid: str) -> Text:
     if not netted(state, fid):
         return Text(fr="", en="")
     return Text(fr=" (dans le filet : -1 dé)", en=" (netted: -1 die)")
-
-
-def hits_text(hits: int, lines: list[str]) -> Text:
-    body = "; ".join(lines)
-    return Text(
-        fr=f"{hits} touche{'s' if hits > 1 else ''} : {body} PV",
-        en=f"{hits} hit{'s' if hits != 1 else ''}: {body} HP",
-    )
 
 
 def single_attack(
@@ -158,9 +136,14 @@ def single_attack(
     d = defence(state, target)
     ev = roll_attack(state, ctx, attacker, purpose, dice, d, modifier)
     ev.data["targets"] = [target]
-    hits = count_hits(ev.dice, d, modifier)
-    before, _ = wound(state, ctx, attacker, target, hits)
-    ev.result = hits_text(hits, [hp_line(state, target, before)])
+
+    def wounds(hits: int) -> int:
+        before, _ = wound(state, ctx, attacker, target, hits)
+        ev.result = rolltexts.hits_on(hits, [hp_line(state, target, before)])
+        return hits
+
+    hits = attacks.attack(target, ev.dice, d, NO_REACTION, wounds, modifier)
+    assert hits is not None, "Mad Arena's reaction window is always closed"
     return hits, ev
 
 

@@ -24,6 +24,9 @@ from bot.engine.decisions import (
 from bot.engine.errors import IllegalDecision
 from bot.engine.game import Ctx, SeatSpec
 from bot.engine.text import Text, plural
+from bot.games.fighters import rolltexts
+from bot.games.fighters.countdown import count_down, next_to_act
+from bot.games.fighters.hands import TakeBackDiscard, replace, reveal
 from bot.games.mad_arena import secret_moves as sm
 from bot.games.mad_arena.arena import adjacent, legal_steps
 from bot.games.mad_arena.args import (
@@ -67,6 +70,8 @@ from bot.games.mad_arena.scoring import check_last_standing, final_scores
 from bot.games.mad_arena.state import Action, Fighter, LastAction, MAState
 
 LAST_ROUND = 12
+REFILL = TakeBackDiscard()
+"""§2.2: an empty hand takes back its discard (used secret moves are out of the game)."""
 
 
 # --- setup ---------------------------------------------------------------------------------
@@ -140,8 +145,9 @@ def start_round(state: MAState, ctx: Ctx) -> None:
         f.round_zone = f.zone
         if is_dragon(state, f.id):
             continue
-        if not f.hand:
-            f.hand = list(f.discard)
+        taken = REFILL.refill(f.hand, f.discard)
+        if taken is not None:
+            f.hand = taken
             f.discard = []
             f.played_since_refill = 0
             ctx.emit(
@@ -172,31 +178,27 @@ def begin_countdown(state: MAState, ctx: Ctx) -> None:
     advance(state, ctx)
 
 
-def next_actor(state: MAState) -> Fighter | None:
+def next_actor(state: MAState, called: int | None = None) -> Fighter | None:
     """§2.3: the fighters whose initiative is called act one by one, smaller size first.
 
     A fighter whose initiative went back above the count (the net token moved
     off it before it acted) has had its number called already: it acts at once,
     before those of the current number (RULES.md), so nobody is ever skipped.
     """
-    ready = [
-        (initiative(state, f.id), f)
-        for f in state.alive()
-        if not f.acted and initiative(state, f.id) >= state.countdown
-    ]
-    if not ready:
-        return None
-    return min(ready, key=lambda t: (-t[0], state.data(t[1].id).size, t[1].id))[1]
+    return next_to_act(
+        [f for f in state.alive() if not f.acted],
+        lambda f: initiative(state, f.id),
+        lambda f: state.data(f.id).size,
+        called=state.countdown if called is None else called,
+        tiebreak=lambda f: f.id,
+    )
 
 
 def advance(state: MAState, ctx: Ctx) -> None:
     """Run the countdown until someone has a choice to make, or the round/match ends."""
     while state.phase == "action" and state.action is None:
-        actor = next_actor(state)
+        state.countdown, actor = count_down(state.countdown, 1, lambda n: next_actor(state, n))
         if actor is None:
-            if state.countdown > 1:
-                state.countdown -= 1
-                continue
             end_round(state, ctx)
             return
         begin_action(state, ctx, actor)
@@ -217,15 +219,12 @@ def begin_action(state: MAState, ctx: Ctx, f: Fighter) -> None:
         f.in_play = f.hand[0] if f.hand else f.in_play
         moves = 0
     else:
-        old = f.in_play
-        if old is not None:
-            if state.card(old).secret is not None:
-                f.removed.append(old)
-            else:
-                f.discard.append(old)
-        assert f.pick is not None
-        f.in_play = f.pick
-        f.pick = None
+
+        def leave(old: str) -> None:
+            # Bottes secrètes: a used secret move leaves the game, never to the discard.
+            (f.removed if state.card(old).secret is not None else f.discard).append(old)
+
+        f.in_play = replace(f.in_play, reveal(f, in_hand=False), leave)
         f.played_since_refill += 1
         moves = max(0, state.card(f.in_play).move - net_malus(state, f.id))
     assert f.in_play is not None
@@ -870,8 +869,8 @@ def _purpose(state: MAState, kind: str, tid: str, fid: str) -> Text:
             en=f"the Terminotaure kill against {name} (dice = {k} card(s) played since the hand refill){note.en}",
         )
     if kind == "melee":
-        return Text(fr=f"un combat contre {name}{note.fr}", en=f"melee against {name}{note.en}")
-    return Text(fr=f"un tir sur {name}{note.fr}", en=f"a ranged attack on {name}{note.en}")
+        return rolltexts.MELEE.at(name, note)
+    return rolltexts.RANGED.at(name, note)
 
 
 def attack_melee(state: MAState, ctx: Ctx, fid: str, tid: str) -> None:

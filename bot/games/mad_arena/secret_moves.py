@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from bot.engine.game import Ctx
 from bot.engine.text import Text
+from bot.games.fighters.attacks import count_hits
+from bot.games.fighters.rolltexts import hits_in_all, hits_on
 from bot.games.mad_arena.combat import (
-    count_hits,
     defence,
-    hits_text,
     hp_line,
     in_zone,
     net_malus,
@@ -20,7 +20,6 @@ from bot.games.mad_arena.combat import (
     single_attack,
     target_line,
     wound,
-    zone_result,
 )
 from bot.games.mad_arena.labels import de
 from bot.games.mad_arena.state import MAState
@@ -110,7 +109,7 @@ def powder_keg(state: MAState, ctx: Ctx, attacker: str, zone: int, dice: int) ->
         total += hits
         before, _ = wound(state, ctx, attacker, t.id, hits)
         lines.append(target_line(state, t.id, before, hits, d))
-    ev.result = zone_result(total, lines)
+    ev.result = hits_in_all(total, lines)
     return total
 
 
@@ -147,7 +146,7 @@ def strike(state: MAState, ctx: Ctx, attacker: str, order: list[str], dice: int)
     if remaining:
         rest = f"[{', '.join(map(str, remaining))}]"
         tail = Text(fr=f"{rest} sans cible", en=f"{rest} hit nobody")
-    ev.result = zone_result(total, lines, tail)
+    ev.result = hits_in_all(total, lines, tail)
     return total
 
 
@@ -214,7 +213,7 @@ def kick(state: MAState, ctx: Ctx, dragon: str, target: str, dice: int) -> bool:
     total = sum(ev.dice)
     size = state.data(target).size
     thrown = after > 0 and total >= size
-    base = hits_text(hits, [hp_line(state, target, before)])
+    base = hits_on(hits, [hp_line(state, target, before)])
     ev.result = Text(
         fr=base.fr
         + f" ; somme {total} {'>=' if total >= size else '<'} taille {size}"

@@ -8,13 +8,20 @@ after each attack roll, wounds, popularity, trophies and stones; the end (§5).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from bot.engine.decisions import Allocation, Answer, Decision, Many, Option, Quantity, Total
 from bot.engine.errors import IllegalDecision
 from bot.engine.game import Ctx, SeatSpec
 from bot.engine.text import Text, plural
-from bot.games.ultimate_warriorz.arena import CENTRE, PERIPHERAL, adjacent, distance
+from bot.games.fighters import rolltexts
+from bot.games.fighters.attacks import resolve, wounds_taken
+from bot.games.fighters.countdown import next_to_act
+from bot.games.fighters.hands import NoRefill, reveal
+from bot.games.fighters.zones import Steps, legal_steps
+from bot.games.ultimate_warriorz.arena import CENTRE, MOVES, PERIPHERAL, RING, distance
 from bot.games.ultimate_warriorz.args import (
     Attack,
     CharmFlip,
@@ -55,6 +62,19 @@ WHILE_ACTIVE = {"ghost-ring", "calumet", "light-suit", "spear-whirl"}
 MELEE_SPECIALS = {"kamikaze", "terminotaure", "cursed-net", "vampire", "electroshock"}
 RANGED_SPECIALS = {"powder-keg", "double-shot", "strike", "energy-armour", "claymore"}
 """Specials named on the attack they change (vampire and electroshock act on the whole card)."""
+REFILL = NoRefill()
+"""§4: each action card is played once in the match; an empty hand is never refilled."""
+
+
+@dataclass(frozen=True)
+class CharmWindow:
+    """PORTE-BONHEUR: after an attack roll, a living target that still has its charm may react."""
+
+    def opens(self, target: Fighter, dice: Sequence[int]) -> bool:
+        return target.charm and target.alive and bool(dice)
+
+
+CHARM = CharmWindow()
 
 
 # --- small helpers ----------------------------------------------------------------------------
@@ -228,6 +248,9 @@ def _start_round(state: UWState, ctx: Ctx) -> None:
     for f in state.fighters:
         f.pick = None
         f.acted = False
+        taken = REFILL.refill(f.hand, f.played[:-1])
+        if taken is not None:
+            f.hand = taken
     ctx.emit(
         "round",
         Text(
@@ -240,10 +263,11 @@ def _start_round(state: UWState, ctx: Ctx) -> None:
 
 def next_actor(state: UWState) -> Fighter | None:
     """§4.2: highest initiative first (Electroshock included); ties by ascending size."""
-    ready = [f for f in state.alive() if not f.acted and f.pick is not None]
-    if not ready:
-        return None
-    return min(ready, key=lambda f: (-(initiative(state, f) or 0), f.size))
+    return next_to_act(
+        [f for f in state.alive() if not f.acted and f.pick is not None],
+        lambda f: initiative(state, f) or 0,
+        lambda f: f.size,
+    )
 
 
 def _continue(state: UWState, ctx: Ctx) -> None:
@@ -284,14 +308,12 @@ def _continue(state: UWState, ctx: Ctx) -> None:
 
 def _begin_action(state: UWState, f: Fighter, ctx: Ctx) -> None:
     """§4.3: the picked card covers the previous one and becomes active."""
-    assert f.pick is not None
-    c = card(state, f.pick)
+    c = card(state, reveal(f, in_hand=True))
     init = c.initiative + f.shock
     state.countdown = init
     f.shock = 0
-    f.hand.remove(c.id)
+    # The card covers the previous one, which stays in the played pile (§4.3).
     f.played.append(c.id)
-    f.pick = None
     state.last = []
     obligations: list[Obligation] = []
     melee = c.melee
@@ -448,7 +470,7 @@ def _open_obligations(state: UWState, a: Action) -> list[int]:
 
 
 def _dice_word(n: int, lang: str) -> str:
-    return plural(n, "dé", "dés", "fr") if lang == "fr" else plural(n, "die", "dice", "en")
+    return rolltexts.dice(n).get(lang)
 
 
 def action_options(state: UWState) -> list[Option]:
@@ -457,10 +479,15 @@ def action_options(state: UWState) -> list[Option]:
     f = state.fighter(a.fighter)
     assert f.zone is not None
     opts: list[Option] = []
+    steps = Steps(
+        here=f.zone,
+        start=a.visited[0],
+        total=card(state, a.card).move,
+        left=a.moves_left,
+        visited=tuple(a.visited),
+    )
     if a.moves_left > 0:
-        for z in adjacent(f.zone):
-            if z in a.visited:
-                continue
+        for z in sorted(legal_steps(RING, MOVES, steps)):
             zn = zone_name(z)
             opts.append(
                 Option(
@@ -1111,9 +1138,7 @@ def _attack(
 
 def _purpose(state: UWState, t: Fighter, o: Obligation) -> Text:
     n = name(state, t.id)
-    if o.kind == "melee":
-        return Text(fr=f"le corps à corps contre {n}", en=f"melee against {n}")
-    return Text(fr=f"le tir sur {n}", en=f"the shot at {n}")
+    return (rolltexts.CLOSE_COMBAT if o.kind == "melee" else rolltexts.SHOT).at(n)
 
 
 def _defence_against(state: UWState, f: Fighter, t: Fighter, o: Obligation, ctx: Ctx) -> int:
@@ -1148,7 +1173,7 @@ def _open_resolution(state: UWState, rolls: list[Roll], ctx: Ctx) -> None:
     """Rolls made together; each target with its charm is asked privately (PORTE-BONHEUR)."""
     for r in rolls:
         t = state.fighter(r.target)
-        r.charm = "ask" if t.charm and t.alive and r.dice else "none"
+        r.charm = "ask" if CHARM.opens(t, r.dice) else "none"
     state.resolution = Resolution(id=state.next_roll, rolls=rolls)
     state.next_roll += 1
 
@@ -1257,10 +1282,7 @@ def _use_charm(state: UWState, x: Roll, ctx: Ctx) -> None:
         ev = ctx.roll(
             len(x.rerolled),
             x.roller,
-            Text(
-                fr=f"la relance contre {name(state, t.id)}",
-                en=f"the reroll against {name(state, t.id)}",
-            ),
+            rolltexts.REROLL.at(name(state, t.id)),
         )
         for i, d in zip(x.rerolled, ev.dice, strict=True):
             x.dice[i] = d
@@ -1276,13 +1298,25 @@ def _resolve(
     t = state.fighter(x.target)
     if not t.alive:
         return
-    hits = sum(1 for d in dice if d + x.modifier >= x.defence)
+    resolve(dice, x.defence, lambda hits: _wound(state, x, t, dice, hits, ctx, stones), x.modifier)
+
+
+def _wound(
+    state: UWState,
+    x: Roll,
+    t: Fighter,
+    dice: list[int],
+    hits: int,
+    ctx: Ctx,
+    stones: list[tuple[Fighter, int, str]],
+) -> None:
+    """Blessures: each hit costs 1 HP; PP (3 for the first wound), the vampire, trophies."""
     shown = ", ".join(str(d + x.modifier) for d in dice)
     attacker = state.fighter(x.attacker) if x.attacker else None
     vampire = (
         x.card is not None and attacker is not None and card(state, x.card).special == "vampire"
     )
-    lost = min(hits, t.hp)
+    lost = wounds_taken(t.hp, hits)
     pp = 0
     for _ in range(lost):
         worth = FIRST_WOUND_PP if t.first_wound else 1
