@@ -4,7 +4,7 @@
 Arena!, MAD and Mad Arena ones with the engine as it was before structured
 decisions (log format 1, one option per choice, upgraded through each game's
 ``upgrade_choice``), the Ultimate Warriorz ones before its move onto the shared
-fighters kit (format 2). Each must recompute every die from the revealed seed and
+fighters kit and the Madsteam ones after its rules audit (format 2). Each must recompute every die from the revealed seed and
 replay its decisions to exactly the same rolls and result.
 """
 
