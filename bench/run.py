@@ -143,9 +143,13 @@ def seats_for(info: GameInfo, mode: str, level: str | None = None) -> list[SeatS
 def random_step(match: Match, rnd: random.Random) -> tuple[Choice, list[Any]]:
     """A random legal option for the first pending decision (engine-only play).
 
-    An option the game refuses once applied (``IllegalDecision``) is skipped.
+    An option the game refuses once applied (``IllegalDecision``) is skipped; a
+    structured decision (amounts, an order, several options) gets the AI's answer.
     """
     decision = match.pending()[0]
+    if decision.structured:
+        choice = match.ai_choice(decision)
+        return choice, match.apply(choice)
     options = list(decision.options)
     rnd.shuffle(options)
     for option in options:
@@ -493,12 +497,9 @@ def load_games() -> dict[str, str]:
     from bot.engine import registry
 
     errors: dict[str, str] = {}
-    for name in registry._GAME_MODULES:  # noqa: SLF001
+    for name in registry.game_packages():
         try:
             importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name != name:
-                errors[name] = f"{type(exc).__name__}: {exc}"
         except Exception as exc:
             errors[name] = f"{type(exc).__name__}: {exc}"
     registry._loaded = True  # noqa: SLF001  (what could be imported is imported)
