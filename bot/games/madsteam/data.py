@@ -8,19 +8,16 @@ uploaded file in ``data_text``); the same validation applies.
 
 from __future__ import annotations
 
-import json
-import tomllib
 from collections import Counter
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from bot.engine.errors import IllegalDecision
 from bot.engine.text import Text
+from bot.games.datafile import DataFile
 
 DEFAULT_DATA = Path(__file__).with_name("data.toml")
-DATA_MAX = 64 * 1024
 
 Resource = Literal["water", "food", "cans", "wood", "metal", "chips", "ammo"]
 RESOURCES: list[str] = ["water", "food", "cans", "wood", "metal", "chips", "ammo"]
@@ -346,65 +343,21 @@ class GameData(BaseModel):
         raise KeyError(sid)
 
 
-def validation_errors(exc: Exception, limit: int = 5) -> list[str]:
-    if isinstance(exc, ValidationError):
-        out = []
-        for err in exc.errors()[:limit]:
-            where = ".".join(str(x) for x in err.get("loc", ()))
-            msg = str(err.get("msg", "")).removeprefix("Value error, ")
-            out.append(f"{where}: {msg}" if where else msg)
-        return out
-    return [line for line in str(exc).splitlines() if line.strip()][:limit]
-
-
-def _refusal(name: str, exc: Exception) -> IllegalDecision:
-    detail = "; ".join(validation_errors(exc))[:600]
-    return IllegalDecision(
-        Text(
-            fr=f"Fichier de données invalide ({name}) : {detail}",
-            en=f"Invalid data file ({name}): {detail}",
-        )
-    )
+DATA_FILE = DataFile(
+    GameData,
+    DEFAULT_DATA,
+    Text(fr="de données", en="data"),
+    inline_name="data_text",
+    limit_host_files=True,
+    cache_default=True,  # frozen models: every match can share the project's data
+)
 
 
 def parse_data(text: str, *, json_format: bool | None = None, name: str = "data_text") -> GameData:
     """Validate data given inline (TOML, or JSON when it starts with ``{``)."""
-    if len(text.encode("utf-8")) > DATA_MAX:
-        raise IllegalDecision(
-            Text(
-                fr=f"Fichier de données trop gros ({name}) : {DATA_MAX // 1024} Kio au plus.",
-                en=f"Data file too large ({name}): {DATA_MAX // 1024} KiB at most.",
-            )
-        )
-    if json_format is None:
-        json_format = text.lstrip().startswith("{")
-    try:
-        raw = json.loads(text) if json_format else tomllib.loads(text)
-        return GameData.model_validate(raw)
-    except (ValueError, ValidationError) as exc:
-        raise _refusal(name, exc) from None
-
-
-_DEFAULT: GameData | None = None
+    return DATA_FILE.parse(text, json_format=json_format, name=name)
 
 
 def load_data(path: str | Path | None = None, text: str | None = None) -> GameData:
     """The inline text wins over the path; neither means the project's file."""
-    global _DEFAULT
-    if text:
-        return parse_data(text)
-    if not path:
-        if _DEFAULT is None:
-            _DEFAULT = parse_data(DEFAULT_DATA.read_text("utf-8"), name=DEFAULT_DATA.name)
-        return _DEFAULT
-    p = Path(path)
-    try:
-        content = p.read_text("utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise IllegalDecision(
-            Text(
-                fr=f"Impossible de lire le fichier de données {p} : {exc}.",
-                en=f"Cannot read the data file {p}: {exc}.",
-            )
-        ) from None
-    return parse_data(content, json_format=p.suffix.lower() == ".json", name=p.name)
+    return DATA_FILE.load(path, text)

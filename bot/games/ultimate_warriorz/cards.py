@@ -8,8 +8,6 @@ host option ``cards`` (a path) or ``card_data`` (an uploaded file's text).
 
 from __future__ import annotations
 
-import json
-import tomllib
 from pathlib import Path
 from typing import Literal
 
@@ -18,13 +16,12 @@ from pydantic import (
     ConfigDict,
     Field,
     PrivateAttr,
-    ValidationError,
     field_validator,
     model_validator,
 )
 
-from bot.engine.errors import IllegalDecision
 from bot.engine.text import Text
+from bot.games.datafile import DATA_MAX, DataFile
 
 DEFAULT_CARDS = Path(__file__).with_name("cards.toml")
 
@@ -273,7 +270,7 @@ class CardSet(BaseModel):
             raise KeyError(cid) from None
 
 
-CARD_DATA_MAX = 64 * 1024
+CARD_DATA_MAX = DATA_MAX
 """Largest inline card file accepted (bytes of UTF-8)."""
 
 Kind = Literal["secret", "item"]
@@ -284,26 +281,9 @@ def special_kind(special: str) -> Kind:
     return "secret" if any(f[2] == special for f in FIGHTERS.values()) else "item"
 
 
-def validation_errors(exc: Exception, limit: int = 5) -> list[str]:
-    """The first errors of a bad card file, one short line each (``where: what``)."""
-    if isinstance(exc, ValidationError):
-        out = []
-        for err in exc.errors()[:limit]:
-            where = ".".join(str(x) for x in err.get("loc", ()))
-            msg = str(err.get("msg", "")).removeprefix("Value error, ")
-            out.append(f"{where}: {msg}" if where else msg)
-        return out
-    return [line for line in str(exc).splitlines() if line.strip()][:limit]
-
-
-def _refusal(name: str, exc: Exception) -> IllegalDecision:
-    detail = "; ".join(validation_errors(exc))[:600]
-    return IllegalDecision(
-        Text(
-            fr=f"Fichier de cartes invalide ({name}) : {detail}",
-            en=f"Invalid card file ({name}): {detail}",
-        )
-    )
+CARD_FILE = DataFile(
+    CardSet, DEFAULT_CARDS, Text(fr="de cartes", en="card"), inline_name="card_data"
+)
 
 
 def parse_cards(
@@ -314,20 +294,7 @@ def parse_cards(
     limit: int | None = CARD_DATA_MAX,
 ) -> CardSet:
     """Validate card data given inline (TOML or JSON); ``json_format=None`` guesses."""
-    if limit is not None and len(text.encode("utf-8")) > limit:
-        raise IllegalDecision(
-            Text(
-                fr=f"Fichier de cartes trop gros ({name}) : {CARD_DATA_MAX // 1024} Kio au plus.",
-                en=f"Card file too large ({name}): {CARD_DATA_MAX // 1024} KiB at most.",
-            )
-        )
-    if json_format is None:
-        json_format = text.lstrip().startswith("{")
-    try:
-        data = json.loads(text) if json_format else tomllib.loads(text)
-        return CardSet.model_validate(data)
-    except (ValueError, ValidationError) as exc:
-        raise _refusal(name, exc) from None
+    return CARD_FILE.parse(text, json_format=json_format, name=name, limit=limit or 0)
 
 
 def load_cards(path: str | Path | None = None, data: str | None = None) -> CardSet:
@@ -336,23 +303,7 @@ def load_cards(path: str | Path | None = None, data: str | None = None) -> CardS
     ``data`` (option ``card_data``) wins over ``path`` (option ``cards``); neither
     means the project's own file.
     """
-    if data:
-        return parse_cards(data)
-    p = Path(path) if path else DEFAULT_CARDS
-    try:
-        raw = p.read_bytes()
-    except OSError as exc:
-        raise IllegalDecision(
-            Text(
-                fr=f"Impossible de lire le fichier de cartes {p} : {exc.strerror}.",
-                en=f"Cannot read the card file {p}: {exc.strerror}.",
-            )
-        ) from None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise _refusal(p.name, exc) from None
-    return parse_cards(text, json_format=p.suffix.lower() == ".json", name=p.name, limit=None)
+    return CARD_FILE.load(path, data)
 
 
 COLOURS_HEX: dict[str, str] = {

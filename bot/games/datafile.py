@@ -1,0 +1,132 @@
+"""A game's data file (cards, board data): TOML or JSON, validated by a pydantic model.
+
+Mad Arena, Ultimate Warriorz and Madsteam ship their own file and let a group
+load theirs (a path option on the bot's host, or an uploaded file's text kept
+in the options so a replay needs nothing else). A bad file is a polite,
+bilingual refusal naming its first errors, never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from pathlib import Path
+from typing import Generic, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from bot.engine.errors import IllegalDecision
+from bot.engine.text import Text
+
+M = TypeVar("M", bound=BaseModel)
+
+DATA_MAX = 64 * 1024
+"""Largest inline file accepted (bytes of UTF-8); the shipped files fit in a few KiB."""
+
+
+def validation_errors(exc: Exception, limit: int = 5) -> list[str]:
+    """The first errors of a bad file, one short line each (``where: what``)."""
+    if isinstance(exc, ValidationError):
+        out = []
+        for err in exc.errors()[:limit]:
+            where = ".".join(str(x) for x in err.get("loc", ()))
+            msg = str(err.get("msg", "")).removeprefix("Value error, ")
+            out.append(f"{where}: {msg}" if where else msg)
+        return out
+    return [line for line in str(exc).splitlines() if line.strip()][:limit]
+
+
+class DataFile(Generic[M]):
+    """How one game reads its data file: the model, the shipped file and its name.
+
+    ``kind`` names the file in sentences: ``Text(fr="de cartes", en="card")`` gives
+    "Fichier de cartes invalide" / "Invalid card file".
+    """
+
+    def __init__(
+        self,
+        model: type[M],
+        default: Path,
+        kind: Text,
+        *,
+        inline_name: str = "data",
+        limit: int = DATA_MAX,
+        limit_host_files: bool = False,
+        cache_default: bool = False,
+    ) -> None:
+        self.model = model
+        self.default = default
+        self.kind = kind
+        self.inline_name = inline_name
+        """How an uploaded file's text is named in a refusal (its option id)."""
+        self.limit = limit
+        self.limit_host_files = limit_host_files
+        """Whether a file on the bot's host is held to ``limit`` like an upload."""
+        self.cache_default = cache_default
+        """Share one parsed default (only for a model nothing mutates)."""
+        self._default: M | None = None
+
+    def _refusal(self, name: str, exc: Exception) -> IllegalDecision:
+        detail = "; ".join(validation_errors(exc))[:600]
+        return IllegalDecision(
+            Text(
+                fr=f"Fichier {self.kind.fr} invalide ({name}) : {detail}",
+                en=f"Invalid {self.kind.en} file ({name}): {detail}",
+            )
+        )
+
+    def parse(
+        self,
+        text: str,
+        *,
+        json_format: bool | None = None,
+        name: str | None = None,
+        limit: int | None = None,
+    ) -> M:
+        """Validate a file's text; ``json_format=None`` guesses (``{`` first: JSON, else TOML)."""
+        name = self.inline_name if name is None else name
+        limit = self.limit if limit is None else limit
+        if limit and len(text.encode("utf-8")) > limit:
+            raise IllegalDecision(
+                Text(
+                    fr=f"Fichier {self.kind.fr} trop gros ({name}) : {limit // 1024} Kio au plus.",
+                    en=f"{self.kind.en.capitalize()} file too large ({name}): "
+                    f"{limit // 1024} KiB at most.",
+                )
+            )
+        if json_format is None:
+            json_format = text.lstrip().startswith("{")
+        try:
+            data = json.loads(text) if json_format else tomllib.loads(text)
+            return self.model.model_validate(data)
+        except (ValueError, ValidationError) as exc:
+            raise self._refusal(name, exc) from None
+
+    def load(self, path: str | Path | None = None, text: str | None = None) -> M:
+        """``text`` (an uploaded file) wins over ``path`` (a file on the host); neither
+        means the project's own file."""
+        if text:
+            return self.parse(text)
+        if not path and self.cache_default and self._default is not None:
+            return self._default
+        p = Path(path) if path else self.default
+        try:
+            raw = p.read_bytes()
+        except OSError as exc:
+            raise IllegalDecision(
+                Text(
+                    fr=f"Impossible de lire le fichier {self.kind.fr} {p} : {exc.strerror}.",
+                    en=f"Cannot read the {self.kind.en} file {p}: {exc.strerror}.",
+                )
+            ) from None
+        try:
+            content = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise self._refusal(p.name, exc) from None
+        limit = self.limit if self.limit_host_files else 0
+        parsed = self.parse(
+            content, json_format=p.suffix.lower() == ".json", name=p.name, limit=limit
+        )
+        if not path and self.cache_default:
+            self._default = parsed
+        return parsed
