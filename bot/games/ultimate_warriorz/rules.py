@@ -1223,6 +1223,8 @@ def _settle(state: UWState, ctx: Ctx) -> bool:
         if not t.alive:
             continue
         attacker = state.fighter(primary.attacker or "baobab")
+        if t.skull and attacker.id == "baobab":
+            t.skull = False  # Crâne mystique: discarded as soon as Baobab attacks its holder
         d = _defence_against(state, attacker, t, Obligation(kind="ranged"), ctx)
         x = Roll(
             attacker=primary.attacker,

@@ -256,3 +256,17 @@ def test_zamioculcas_energy_armour_plus_one_per_die() -> None:
     act(state, "zamioculcas", "zamioculcas-3", ctx)
     play(state, ctx, "ranged-0-cactus")
     assert state.fighter("cactus").hp == 5  # 4, 4, 4 against defence 4
+
+
+def test_baobab_strike_die_given_to_the_skull_holder_discards_the_skull() -> None:
+    """Crâne mystique: "défaussé ... dès que Baobab attaque celui-ci"; a strike die reassigned to
+    the holder is Baobab attacking it (Strike: "réaffecter le résultat de chaque dé")."""
+    state = make({"baobab": 0, "cactus": 1, "agaric": 1, "jojoba": 3})
+    no_charms(state)
+    state.fighter("agaric").skull = True
+    ctx = ScriptedCtx([6, 2, 5, 1])
+    act(state, "baobab", "baobab-4", ctx)
+    play(state, ctx, "ranged-0-cactus")
+    assert state.fighter("agaric").skull  # not attacked yet: only the main target so far
+    answer(GAME, state, only_pending(GAME, state), ctx, amounts={"d2-agaric": 1})
+    assert not state.fighter("agaric").skull
