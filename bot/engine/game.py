@@ -13,7 +13,7 @@ from __future__ import annotations
 import copy
 import random
 from abc import ABC, abstractmethod
-from typing import Any, ClassVar, Generic, Literal, TypeVar
+from typing import Any, ClassVar, Generic, Literal, TypeVar, cast
 
 from pydantic import BaseModel, Field
 
@@ -184,6 +184,8 @@ class Game(ABC, Generic[S, V]):
     """Base class of a game's rules. Subclasses are stateless singletons."""
 
     info: ClassVar[GameInfo]
+    state_model: ClassVar[type[BaseModel] | None] = None
+    """The game's pydantic state type, if it has one: then ``dump``/``load`` are given."""
 
     # --- lifecycle -----------------------------------------------------------------
     @abstractmethod
@@ -213,13 +215,17 @@ class Game(ABC, Generic[S, V]):
         """The result once the match is over, else ``None``."""
 
     # --- persistence -----------------------------------------------------------------
-    @abstractmethod
     def dump(self, state: S) -> dict[str, Any]:
-        """JSON-able snapshot of the state."""
+        """JSON-able snapshot of the state (a pydantic state dumps itself)."""
+        if isinstance(state, BaseModel):
+            return state.model_dump(mode="json")
+        raise NotImplementedError(f"{type(self).__name__} must write dump()")
 
-    @abstractmethod
     def load(self, data: dict[str, Any]) -> S:
-        """Inverse of :meth:`dump`."""
+        """Inverse of :meth:`dump` (given for a game that names its ``state_model``)."""
+        if self.state_model is None:
+            raise NotImplementedError(f"{type(self).__name__} must write load() or state_model")
+        return cast(S, self.state_model.model_validate(data))
 
     def copy(self, state: S) -> S:
         return copy.deepcopy(state)

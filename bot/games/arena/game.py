@@ -139,6 +139,8 @@ class ArenaGame(Game[ArenaState, ArenaView]):
     )
 
     # --- lifecycle -----------------------------------------------------------------
+    state_model = ArenaState
+
     def setup(
         self, seats: list[SeatSpec], mode: str, options: dict[str, Any], ctx: Ctx
     ) -> ArenaState:
@@ -671,12 +673,6 @@ class ArenaGame(Game[ArenaState, ArenaView]):
         return None
 
     # --- persistence ---------------------------------------------------------------
-    def dump(self, state: ArenaState) -> dict[str, Any]:
-        return state.model_dump(mode="json")
-
-    def load(self, data: dict[str, Any]) -> ArenaState:
-        return ArenaState.model_validate(data)
-
     def copy(self, state: ArenaState) -> ArenaState:
         return state.model_copy(deep=True)
 

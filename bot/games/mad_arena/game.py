@@ -127,6 +127,8 @@ class MadArena(Game[MAState, MAView]):
         stat_values=STAT_VALUES,
     )
 
+    state_model = MAState
+
     def setup(self, seats: list[SeatSpec], mode: str, options: dict[str, Any], ctx: Ctx) -> MAState:
         return rules.setup_state(seats, mode, options, ctx)
 
@@ -148,12 +150,6 @@ class MadArena(Game[MAState, MAView]):
             scores=dict(state.result_scores),
             shared=state.result_shared,
         )
-
-    def dump(self, state: MAState) -> dict[str, Any]:
-        return state.model_dump(mode="json")
-
-    def load(self, data: dict[str, Any]) -> MAState:
-        return MAState.model_validate(data)
 
     def copy(self, state: MAState) -> MAState:
         return state.model_copy(deep=True)

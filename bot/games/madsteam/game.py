@@ -102,6 +102,8 @@ class Madsteam(Game[MSState, MSView]):
         ],
     )
 
+    state_model = MSState
+
     def setup(self, seats: list[SeatSpec], mode: str, options: dict[str, Any], ctx: Ctx) -> MSState:
         state = rules.setup_state(seats, options, ctx)
         rules.advance(state, ctx)
@@ -128,12 +130,6 @@ class Madsteam(Game[MSState, MSView]):
             scores={i: float(s) for i, s in state.scores.items()},
             shared=state.shared,
         )
-
-    def dump(self, state: MSState) -> dict[str, Any]:
-        return state.model_dump(mode="json")
-
-    def load(self, data: dict[str, Any]) -> MSState:
-        return MSState.model_validate(data)
 
     def copy(self, state: MSState) -> MSState:
         """A deep copy sharing the frozen card data (it never changes during a match)."""

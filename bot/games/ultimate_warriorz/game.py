@@ -164,6 +164,8 @@ class UltimateWarriorz(Game[UWState, UWView]):
         ],
     )
 
+    state_model = UWState
+
     def setup(self, seats: list[SeatSpec], mode: str, options: dict[str, Any], ctx: Ctx) -> UWState:
         return rules.setup_state(seats, mode, options, ctx)
 
@@ -185,12 +187,6 @@ class UltimateWarriorz(Game[UWState, UWView]):
             scores=dict(state.result_scores),
             shared=state.result_shared,
         )
-
-    def dump(self, state: UWState) -> dict[str, Any]:
-        return state.model_dump(mode="json")
-
-    def load(self, data: dict[str, Any]) -> UWState:
-        return UWState.model_validate(data)
 
     def copy(self, state: UWState) -> UWState:
         """A deep copy sharing the card data, which the rules never change once loaded."""
