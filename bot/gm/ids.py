@@ -207,13 +207,14 @@ def parse_menu_value(value: str) -> MenuValue | None:
 
 
 # --- drafts (Many, Order, Allocation) ----------------------------------------------------------
+_DRAFT = f"(?P<tag>{_TAG})\\.(?P<did>{_DID})\\.(?P<rev>{_NAT})"
+
+
 @dataclass(frozen=True)
 class Draft(Tagged):
     """A draft prompt's component: which draft (``did``) at which revision it was drawn for."""
 
-    ARG: ClassVar[re.Pattern[str] | None] = re.compile(
-        f"(?P<tag>{_TAG})\\.(?P<did>{_DID})\\.(?P<rev>{_NAT})"
-    )
+    ARG: ClassVar[re.Pattern[str] | None] = re.compile(_DRAFT)
     did: str = "n"
     rev: int = 0
 
@@ -226,9 +227,6 @@ class Draft(Tagged):
     @classmethod
     def build(cls, mid: int, ver: int, groups: dict[str, str]) -> ComponentId:
         return cls(mid, ver, groups["tag"], groups["did"], int(groups["rev"]))
-
-
-_DRAFT = f"(?P<tag>{_TAG})\\.(?P<did>{_DID})\\.(?P<rev>{_NAT})"
 
 
 @dataclass(frozen=True)
