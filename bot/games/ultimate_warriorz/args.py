@@ -57,6 +57,10 @@ class GiveSkull(Args):
     target: str
 
 
+class EndAction(Args):
+    """End the action without the second attack a special allows (it is not obliged)."""
+
+
 class CharmNo(Args):
     """Keep the lucky charm."""
 

@@ -129,8 +129,8 @@ SPECIAL_EFFECTS: dict[str, Text] = {
         en="HP the target loses go to Bonzaï's HP (no PP).",
     ),
     "spiked-pad": Text(
-        fr="Trident (3 dés) sur un adversaire et épaulette (2 dés) sur un autre.",
-        en="Trident (3 dice) on one opponent and shoulder pad (2 dice) on another.",
+        fr="Trident (3 dés) sur un adversaire et, si vous voulez, épaulette (2 dés) sur un autre.",
+        en="Trident (3 dice) on one opponent and, if you wish, shoulder pad (2 dice) on another.",
     ),
     "cursed-net": Text(
         fr="Avant l'attaque, 3 dés : si la somme >= taille de la cible, sa défense -2.",
@@ -161,8 +161,8 @@ SPECIAL_EFFECTS: dict[str, Text] = {
         en="The skull to an opponent in shooting range: it cannot attack Baobab on its next action.",
     ),
     "spear-whirl": Text(
-        fr="Deux attaques de 2 dés sur 2 adversaires ; tant qu'elle est active, défense = 1 dé par attaque.",
-        en="Two 2-dice melee attacks on 2 opponents; while active, defence = 1 die per attack.",
+        fr="Une ou deux attaques de 2 dés sur 2 adversaires ; tant qu'elle est active, défense = 1 dé par attaque.",
+        en="One or two 2-dice melee attacks on 2 opponents; while active, defence = 1 die per attack.",
     ),
     "energy-armour": Text(
         fr="+1 à chacun des 3 dés du tir.",

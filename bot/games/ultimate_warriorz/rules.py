@@ -30,6 +30,7 @@ from bot.games.ultimate_warriorz.args import (
     Continue,
     Die,
     DoubleShot,
+    EndAction,
     GiveSkull,
     Keg,
     Lot,
@@ -324,7 +325,14 @@ def _begin_action(state: UWState, f: Fighter, ctx: Ctx) -> None:
     if c.special == "spiked-pad":
         obligations += [
             Obligation(kind="melee", dice=melee, special="spiked-pad", part="trident", group="pad"),
-            Obligation(kind="melee", dice=2, special="spiked-pad", part="pad", group="pad"),
+            Obligation(
+                kind="melee",
+                dice=2,
+                special="spiked-pad",
+                part="pad",
+                group="pad",
+                optional=True,
+            ),
         ]
     elif c.special == "spear-whirl":
         obligations += [
@@ -332,7 +340,12 @@ def _begin_action(state: UWState, f: Fighter, ctx: Ctx) -> None:
                 kind="melee", dice=melee, special="spear-whirl", part="first", group="whirl"
             ),
             Obligation(
-                kind="melee", dice=melee, special="spear-whirl", part="second", group="whirl"
+                kind="melee",
+                dice=melee,
+                special="spear-whirl",
+                part="second",
+                group="whirl",
+                optional=True,
             ),
         ]
     elif melee > 0:
@@ -374,7 +387,7 @@ def _end_action(state: UWState, ctx: Ctx) -> None:
     assert a is not None
     f = state.fighter(a.fighter)
     f.acted = True
-    lost = [o for o in a.obligations if not o.done and f.alive]
+    lost = [o for o in a.obligations if not o.done and not o.optional and f.alive]
     if f.skull:
         # Crâne mystique: discarded at the end of the holder's next action.
         f.skull = False
@@ -465,8 +478,14 @@ def _keg_zones(state: UWState, a: Action, index: int) -> list[int]:
 
 
 def _open_obligations(state: UWState, a: Action) -> list[int]:
-    """Obligations not yet made that still have a legal target (§4.3, RULINGS)."""
+    """Attacks not yet made that still have a legal target (§4.3, RULINGS), the optional too."""
     return [i for i in range(len(a.obligations)) if _targets(state, a, i)]
+
+
+def _may_end(state: UWState, a: Action) -> bool:
+    """§4.3: with no movement left and every obliged attack made (or without target), the
+    action may end though a second attack a special allows ("peut") is still possible."""
+    return a.moves_left == 0 and all(a.obligations[i].optional for i in _open_obligations(state, a))
 
 
 def _dice_word(n: int, lang: str) -> str:
@@ -499,6 +518,18 @@ def action_options(state: UWState) -> list[Option]:
                     style="primary",
                 )
             )
+    if _may_end(state, a) and _open_obligations(state, a):
+        opts.append(
+            Option(
+                id="end",
+                label=Text(
+                    fr="Finir l'action sans la seconde attaque",
+                    en="End the action without the second attack",
+                ),
+                args=EndAction(),
+                style="secondary",
+            )
+        )
     for i, o in enumerate(a.obligations):
         targets = _targets(state, a, i)
         if not targets:
@@ -652,7 +683,7 @@ def pending(state: UWState) -> list[Decision]:
     if state.phase == "act" and state.action is not None:
         a = state.action
         f = state.fighter(a.fighter)
-        todo = [o for o in a.obligations if not o.done]
+        todo = [o for o in a.obligations if not o.done and not o.optional]
         hint = Text(
             fr=f"Mouvements restants : {a.moves_left}. Attaques obligatoires à faire : {len(todo)}.",
             en=f"Moves left: {a.moves_left}. Obliged attacks to make: {len(todo)}.",
@@ -1033,6 +1064,8 @@ def _apply_action(state: UWState, answer: Answer, ctx: Ctx) -> None:
             o.done = True
             o.targets += tids
             _attack(state, f, [state.fighter(t) for t in tids], o, ctx)
+        case EndAction() if _may_end(state, a):
+            _end_action(state, ctx)
         case GiveSkull(obligation=i, target=tid):
             o = a.obligations[i]
             o.done = True

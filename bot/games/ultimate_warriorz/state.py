@@ -58,6 +58,8 @@ class Obligation(BaseModel):
     """For two-attack specials: trident / pad (spiked pad), first / second (spear whirl)."""
     group: str | None = None
     """Obligations of one group must hit different opponents."""
+    optional: bool = False
+    """The second attack a special allows ("peut"): the card's melee value obliges only one."""
     done: bool = False
     targets: list[str] = Field(default_factory=list)
 

@@ -117,9 +117,27 @@ def test_cactus_spiked_pad_trident_3_and_pad_2_on_two_opponents() -> None:
     d = only_pending(GAME, state)
     assert "melee-1-agaric" not in pick_ids(d) and "melee-1-jojoba" in pick_ids(d)
     play(state, ctx, "move-1")  # it may move between the two attacks...
-    # ...and nobody is left in reach there: the shoulder pad's attack is lost.
-    assert any(e.type == "attack-lost" for e in ctx.events)
+    # ...and nobody is in reach there: the action ends; the shoulder pad was never obliged.
+    assert not any(e.type == "attack-lost" for e in ctx.events)
     assert state.round == 2 and state.phase == "pick"
+
+
+def test_cactus_spiked_pad_second_blow_is_allowed_not_obliged() -> None:
+    """Coup d'épaulette: Cactus "peut" add the shoulder pad; §4.3 obliges one melee attack (the
+    card's 3 dice): the trident is owed while it has a target, the pad may be skipped."""
+    state = make({"cactus": 0, "agaric": 0, "baobab": 1, "jojoba": 1})
+    no_charms(state)
+    ctx = ScriptedCtx([1, 1, 1])
+    act(state, "cactus", "cactus-4", ctx)
+    play(state, ctx, "move-1")
+    d = only_pending(GAME, state)
+    assert "end" not in pick_ids(d)  # the trident is owed and Baobab is in reach
+    play(state, ctx, "melee-0-baobab")
+    d = only_pending(GAME, state)
+    assert set(pick_ids(d)) == {"end", "melee-1-jojoba"}
+    play(state, ctx, "end")
+    assert state.fighter("jojoba").hp == 6 and state.round == 2
+    assert not any(e.type == "attack-lost" for e in ctx.events)
 
 
 def test_cactus_cursed_net_defence_minus_2_when_sum_reaches_size() -> None:
@@ -246,6 +264,27 @@ def test_zamioculcas_spear_whirl_two_attacks_and_rolled_defence() -> None:
     act(state, "cactus", "cactus-7", ctx)
     play(state, ctx, "melee-0-zamioculcas")
     assert zam.hp == 14
+
+
+def test_zamioculcas_spear_whirl_second_attack_is_allowed_not_obliged() -> None:
+    """Vrombissement de lance: Zamioculcas "peut faire 2 attaques"; §4.3 obliges one."""
+    state = make({"zamioculcas": 0, "agaric": 0, "jojoba": 0, "cactus": 3})
+    no_charms(state)
+    ctx = ScriptedCtx([1, 1, 1, 1])
+    act(state, "zamioculcas", "zamioculcas-4", ctx)
+    play(state, ctx, "move-1")  # nobody there: no attack owed any more, the action ends
+    assert state.round == 2
+    assert any(e.type == "attack-lost" for e in ctx.events)  # the obliged one is lost
+    state = make({"zamioculcas": 0, "agaric": 0, "jojoba": 1, "cactus": 1})
+    no_charms(state)
+    ctx = ScriptedCtx([1, 1, 1, 1])
+    act(state, "zamioculcas", "zamioculcas-4", ctx)
+    play(state, ctx, "move-1")
+    play(state, ctx, "melee-0-jojoba")
+    assert "end" in pick_ids(only_pending(GAME, state))
+    play(state, ctx, "end")
+    assert state.fighter("cactus").hp == 8 and state.round == 2
+    assert not any(e.type == "attack-lost" for e in ctx.events)
 
 
 def test_zamioculcas_energy_armour_plus_one_per_die() -> None:
