@@ -177,3 +177,31 @@ def png_bytes(img: Image.Image) -> bytes:
     buf = io.BytesIO()
     img.save(buf, format="PNG", optimize=False, compress_level=6)
     return buf.getvalue()
+
+
+def fit_text(text: str, fnt: ImageFont.FreeTypeFont, width: float, lines: int = 1) -> list[str]:
+    """``text`` word-wrapped to ``width`` px in at most ``lines`` lines; what does not fit
+    ends the last line with "…", so nothing runs off a box or the image's edge."""
+    words = text.split()
+    out: list[str] = []
+    current = ""
+    for i, word in enumerate(words):
+        trial = f"{current} {word}".strip()
+        if fnt.getlength(trial) <= width:
+            current = trial
+            continue
+        if current:
+            out.append(current)
+        current = word
+        if len(out) == lines:
+            current = " ".join([out.pop(), *words[i:]])
+            break
+    if current:
+        out.append(current)
+    if len(out) > lines or fnt.getlength(out[-1] if out else "") > width:
+        last = " ".join(out[lines - 1 :]) if out else ""
+        out = out[: lines - 1]
+        while last and fnt.getlength(last + "…") > width:
+            last = last[:-1].rstrip()
+        out.append(last + "…")
+    return out

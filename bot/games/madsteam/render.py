@@ -21,6 +21,7 @@ from bot.render.common import (
     PANEL,
     canvas,
     centred_text,
+    fit_text,
     font,
     png_bytes,
     seat_colour,
@@ -200,12 +201,13 @@ def _shelter(draw: ImageDraw.ImageDraw, p: PlayerView, y: int, lang: str) -> Non
                 draw.rectangle(box, fill=seat_colour(p.seat))
             else:
                 draw.rectangle(box, outline=MUTED, width=2)
-        draw.text(
-            (rx + 8, ry + 76),
-            room.power.get(lang),
-            font=font(17),
-            fill=OK if room.active else MUTED,
-        )
+        for n, text in enumerate(fit_text(room.power.get(lang), font(17), cw - 16, lines=2)):
+            draw.text(
+                (rx + 8, ry + 74 + n * 21),
+                text,
+                font=font(17),
+                fill=OK if room.active else MUTED,
+            )
     oy = y + 50 + 2 * (ch + 8) + 4
     act = (
         ", ".join(
@@ -215,10 +217,12 @@ def _shelter(draw: ImageDraw.ImageDraw, p: PlayerView, y: int, lang: str) -> Non
         or "—"
     )
     ina = ", ".join(f"{o.name.get(lang)} ({o.effect.get(lang)})" for o in p.inactive) or "—"
-    draw.text((28, oy), _w(f"Actifs : {act}", f"Active: {act}", lang)[:92], font=font(19), fill=OK)
+    line_w = W - 56
+    active = fit_text(_w(f"Actifs : {act}", f"Active: {act}", lang), font(19), line_w)[0]
+    draw.text((28, oy), active, font=font(19), fill=OK)
     draw.text(
         (28, oy + 28),
-        _w(f"À réparer : {ina}", f"To repair: {ina}", lang)[:92],
+        fit_text(_w(f"À réparer : {ina}", f"To repair: {ina}", lang), font(19), line_w)[0],
         font=font(19),
         fill=MUTED,
     )
@@ -262,21 +266,23 @@ def render_view(view: MSView, lang: str = "en") -> bytes:
         for pv in view.places
         if pv.search_aside
     )
+    line_w = W - 32
     draw.text(
         (16, y),
-        _w(f"Événements en jeu : {ev}", f"Events in play: {ev}", lang)[:85],
+        fit_text(_w(f"Événements en jeu : {ev}", f"Events in play: {ev}", lang), font(21), line_w)[
+            0
+        ],
         font=font(21),
         fill=(240, 160, 90),
     )
     draw.text(
-        (16, y + 30), _w(f"Prochain : {nxt}", f"Next: {nxt}", lang)[:85], font=font(21), fill=MUTED
-    )
-    draw.text(
-        (16, y + 60),
-        _w(f"Fouilles écartées — {aside}", f"Search cards set aside — {aside}", lang)[:95],
-        font=font(18),
+        (16, y + 30),
+        fit_text(_w(f"Prochain : {nxt}", f"Next: {nxt}", lang), font(21), line_w)[0],
+        font=font(21),
         fill=MUTED,
     )
+    aside_text = _w(f"Fouilles écartées — {aside}", f"Search cards set aside — {aside}", lang)
+    draw.text((16, y + 60), fit_text(aside_text, font(18), line_w)[0], font=font(18), fill=MUTED)
     y += 95
     for p in view.players:
         _player_panel(draw, view, p, y, lang)
