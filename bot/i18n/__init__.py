@@ -7,9 +7,26 @@ compares the keys and placeholders of both catalogues).
 
 from __future__ import annotations
 
-from bot.i18n import en, fr
+import importlib
+import pkgutil
 
-CATALOGUES: dict[str, dict[str, str]] = {"fr": fr.MESSAGES, "en": en.MESSAGES}
+from bot.i18n import en, fr, parts
+
+
+def _merged() -> dict[str, dict[str, str]]:
+    """``en``/``fr`` plus every module of :mod:`bot.i18n.parts`, each key defined once."""
+    merged = {"fr": dict(fr.MESSAGES), "en": dict(en.MESSAGES)}
+    for info in sorted(pkgutil.iter_modules(parts.__path__), key=lambda m: m.name):
+        module = importlib.import_module(f"{parts.__name__}.{info.name}")
+        for lang, table in (("en", module.EN), ("fr", module.FR)):
+            clash = set(table) & set(merged[lang])
+            if clash:
+                raise ValueError(f"{module.__name__} redefines {sorted(clash)}")
+            merged[lang].update(table)
+    return merged
+
+
+CATALOGUES: dict[str, dict[str, str]] = _merged()
 COMMANDS: dict[str, dict[str, str]] = {"fr": fr.COMMANDS, "en": en.COMMANDS}
 
 

@@ -12,7 +12,7 @@ from bot.gm import ids
 from bot.gm.ids import MAX_LEN, key_tag, parse
 from bot.gm.msg import Select
 from bot.gm.prompts import decision_msg
-from bot.i18n import COMMANDS, en, fr, t
+from bot.i18n import CATALOGUES, COMMANDS, fr, t
 from tests.cogs.driver import Driver
 
 
@@ -125,9 +125,9 @@ def _fields(text: str) -> set[str]:
 
 
 def test_catalogues_are_complete_and_consistent() -> None:
-    assert set(fr.MESSAGES) == set(en.MESSAGES)
-    for key in en.MESSAGES:
-        assert _fields(fr.MESSAGES[key]) == _fields(en.MESSAGES[key]), key
+    assert set(CATALOGUES["fr"]) == set(CATALOGUES["en"])
+    for key in CATALOGUES["en"]:
+        assert _fields(CATALOGUES["fr"][key]) == _fields(CATALOGUES["en"][key]), key
     assert set(COMMANDS["fr"]) == set(COMMANDS["en"])
     for key, name in COMMANDS["fr"].items():
         if not key.endswith(".desc") and key not in ("auto", "french", "english"):
@@ -139,7 +139,7 @@ def test_every_message_key_used_in_code_exists() -> None:
     used: set[str] = set()
     for path in [*root.joinpath("bot", "gm").glob("*.py"), *root.joinpath("cogs").glob("*.py")]:
         used |= set(re.findall(r"t\([^,()]+, \"([a-z_]+\.[a-z_.]+|on|off|or)\"", path.read_text()))
-    assert used and used <= set(en.MESSAGES), used - set(en.MESSAGES)
+    assert used and used <= set(CATALOGUES["en"]), used - set(CATALOGUES["en"])
     assert t("fr-FR", "err.not_your_seat").startswith("Désolé")
     assert t("de", "err.not_your_seat").startswith("Sorry")
 
