@@ -1,4 +1,11 @@
-"""Decision deadlines: the half-time reminder, then the AI decides for the seat."""
+"""Decision deadlines: the half-time reminder, then the AI decides for the seat.
+
+An absent player (issue 11 item 6) costs one deadline per turn, not one per
+sub-step: when a deadline expires the AI answers that decision and every further
+decision of the same seat and subject in that turn or action at once. At the
+second expiry of a seat in a match, the seat goes on autopilot with one public
+notice, whose button gives it back in one click (so does the round board's).
+"""
 
 from __future__ import annotations
 
@@ -6,7 +13,11 @@ import asyncio
 import logging
 
 from bot.engine import Decision, IllegalDecision, StaleDecision
-from bot.gm.msg import Msg
+from bot.engine.match import Match
+from bot.gm.apply import CommitFailed
+from bot.gm.ids import Hand
+from bot.gm.live import Live
+from bot.gm.msg import Button, Msg
 from bot.gm.play import PlayMixin
 from bot.gm.posting import Out
 from bot.gm.prompts import subject_name
@@ -19,6 +30,12 @@ TICK_BATCH = 64
 """Due timers read per query; a tick reads batches until nothing is due."""
 TICK_PARALLEL = 8
 """Matches handled at once within a batch (their AI and rendering overlap in threads)."""
+AWAY_AFTER = 2
+"""Expired deadlines of one seat in a match that put it on autopilot."""
+TURN_STEPS = 200
+"""Most decisions the AI answers for an absent seat after one expiry (a whole action)."""
+TURN_TIMINGS = ("turn", "action")
+"""Decisions that continue a seat's turn or action (never a next round's pick or a reaction)."""
 
 
 def _unseen(d: Decision) -> bool:
@@ -107,11 +124,90 @@ class DeadlinesMixin(PlayMixin):
             # never for a secret reaction, whose very offer the channel must not learn.
             notice = Out("post", Msg(content=t(live.lang, "timer.expired", who=name)))
             before = [] if _unseen(d) else [notice]
+            since = match.version
             try:
                 await self._commit(live, choice, match.version, by_ai=True, before=before)
             except (StaleDecision, IllegalDecision):
                 log.exception("timeout choice refused in match %s", mid)
                 return
+            if not _unseen(d) and seat.user_id is not None and not seat.ai:
+                await self._finish_turn(live, d, since)
+                if live.match is not None and not live.match.over:
+                    await self._count_absence(live, d.seat)
             if live.match is not None and not live.match.over:
                 await self._advance(live)
             await self._deliver_private(live)
+
+    @staticmethod
+    def _continuation(match: Match, d: Decision, since: int) -> Decision | None:
+        """The next decision of ``d``'s turn or action, asked since version ``since``: same
+        seat and subject, a turn or in-action step (a new round's pick is a new turn)."""
+        for x in match.pending():
+            if (
+                x.seat == d.seat
+                and x.subject == d.subject
+                and x.timing in TURN_TIMINGS
+                and match.pending_since.get(x.key, 0) > since
+            ):
+                return x
+        return None
+
+    async def _finish_turn(self, live: Live, d: Decision, since: int) -> None:
+        """The AI plays the rest of the absent seat's turn or action at once (AI seats'
+        answers in between, such as a reaction, are played as usual)."""
+        for _ in range(TURN_STEPS):
+            match = live.match
+            if match is None or match.over:
+                return
+            nxt = self._continuation(match, d, since)
+            if nxt is None:
+                ai = [x for x in match.pending() if match.seats[x.seat].ai]
+                if not ai:
+                    return
+                nxt = ai[0]
+            elif match.seats[nxt.seat].ai:
+                return  # the seat was handed to the AI meanwhile: _advance plays it
+            try:
+                await self._commit(
+                    live, await self._ai_choice(match, nxt), match.version, by_ai=True
+                )
+            except CommitFailed:
+                self._must_advance.add(live.mid)
+                return
+            except (StaleDecision, IllegalDecision):
+                log.exception("absent seat's choice refused in match %s", live.mid)
+                return
+
+    async def _count_absence(self, live: Live, seat: int) -> None:
+        """One more expiry for ``seat``; at the second the seat goes on autopilot, with one
+        public notice carrying the button that gives it back."""
+        match = live.match
+        assert match is not None
+        live.absent[seat] = live.absent.get(seat, 0) + 1
+        outs: list[Out] = []
+        if live.absent[seat] >= AWAY_AFTER:
+            live.absent[seat] = 0
+            live.away.add(seat)
+            seats = list(match.seats)
+            seats[seat] = seats[seat].model_copy(update={"ai": True})
+            await self.store.set_seats(live.mid, seats)
+            match.seats = seats
+            lang = live.lang
+            notice = Msg(
+                content=t(lang, "absent.autopilot", who=f"<@{match.seats[seat].user_id}>"),
+                rows=[
+                    [
+                        Button(
+                            t(lang, "absent.take_back"),
+                            Hand(live.mid, match.version).encode(),
+                            "primary",
+                            emoji="🙋",
+                        )
+                    ]
+                ],
+            )
+            outs.append(Out("post", notice))
+        await self.store.add_public(
+            live.mid, [o.entry(live.target) for o in outs], public_state=live.public_state()
+        )
+        await self._flush(live.mid)

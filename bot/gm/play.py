@@ -16,6 +16,7 @@ from bot.gm.apply import ApplyMixin
 from bot.gm.ids import key_tag
 from bot.gm.live import DraftSlot, Live
 from bot.gm.msg import CONTENT_MAX, Actor, Attachment, Msg, Reply, clip
+from bot.gm.posting import Out
 from bot.gm.prompts import (
     SELECTS_MAX,
     DraftRef,
@@ -123,6 +124,12 @@ class PlayMixin(ApplyMixin):
         if not self._seats_of(live, actor.user_id):
             return Reply.say(t(lang, "err.not_your_seat"))
         seats = self._seats_of(live, actor.user_id)
+        away = [i for i in seats if i in live.away and live.match.seats[i].ai]
+        if away:
+            await self._take_back(live, actor, away)
+            if live.match is None:
+                return Reply.say(t(lang, "err.no_match"))
+            intro = t(lang, "autopilot.off")
         if any(live.match.seats[i].ai for i in seats) and not self._mine(live, actor.user_id):
             return Reply(private=await self._boards(live, seats, lang, t(lang, "err.autopilot")))
         mine = self._mine(live, actor.user_id)
@@ -136,6 +143,27 @@ class PlayMixin(ApplyMixin):
             out += await self._boards(live, seats, lang, t(lang, "err.nothing_awaited"))
         out += await self._prompts(live, mine, lang)
         return Reply(private=out)
+
+    async def _take_back(self, live: Live, actor: Actor, seats: list[int]) -> None:
+        """Seats put on autopilot for absence, given back to their player at their first
+        click (the notice's button or the round board's), with one public line."""
+        match = live.match
+        assert match is not None
+        new = list(match.seats)
+        for i in seats:
+            new[i] = new[i].model_copy(update={"ai": False})
+            live.away.discard(i)
+            live.absent.pop(i, None)
+        await self.store.set_seats(live.mid, new)
+        match.seats = new
+        notice = Out(
+            "post", Msg(content=t(live.lang, "autopilot.off_public", who=f"<@{actor.user_id}>"))
+        )
+        await self.store.add_public(
+            live.mid, [notice.entry(live.target)], public_state=live.public_state()
+        )
+        await self._flush(live.mid)
+        await self._advance(live)
 
     def _find(self, live: Live, tag: str) -> Decision | None:
         assert live.match is not None
