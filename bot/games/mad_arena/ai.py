@@ -1,10 +1,14 @@
 """The Mad Arena AI: expected-damage planning over what the seat's view shows.
 
 It only reads ``view(state, seat)`` (its own hand and pick, public cards in
-play, HP, zones), never another seat's secret pick, and answers with the typed
-arguments of an offered option (never by building or parsing an id). It prefers
-killing blows (trophies), keeps team mates out of zone attacks, and saves its
-secret move for a good moment unless the game is ending. Deterministic given ``rnd``.
+play, HP, zones) and the public card file, never another seat's secret pick,
+and answers with the typed arguments of an offered option (never by building
+or parsing an id). It prefers killing blows (trophies) and keeps team mates out
+of zone attacks. Its secret move is planned with the refill rule (§2.2: the
+card is out of the hand by the end of the first hand at the latest) and picked
+only when a target is very likely to be in reach when the fighter acts
+(:mod:`ai_foresight`). The level (:mod:`ai_levels`) sets how far it looks.
+Deterministic given ``rnd``.
 """
 
 from __future__ import annotations
@@ -14,6 +18,15 @@ from functools import lru_cache
 
 from bot.engine.decisions import Allocation, Args, Decision, Option, Order
 from bot.engine.game import Reply
+from bot.games.mad_arena.ai_foresight import (
+    Spots,
+    acts_before,
+    candidates,
+    card_initiative,
+    spots,
+    threat,
+)
+from bot.games.mad_arena.ai_levels import Style, style
 from bot.games.mad_arena.arena import adjacent, legal_steps
 from bot.games.mad_arena.args import (
     End,
@@ -27,6 +40,7 @@ from bot.games.mad_arena.args import (
     Throw,
     ZoneAttack,
 )
+from bot.games.mad_arena.cards import CardSet
 from bot.games.mad_arena.secret_moves import finishing_bonus, landing_dice
 from bot.games.mad_arena.view import CardView, FighterView, MAView
 
@@ -49,15 +63,88 @@ def p_sum_at_least(k: int, s: int) -> float:
     return sum(p for t, p in dist.items() if t >= s)
 
 
+MELEE_SECRETS = ("kamikaze", "terminotaure", "finishing")
+ZONE_SECRETS = ("powder-keg", "strike")
+SURE = 0.95
+"""A secret move is picked freely only when a target is in reach with at least this chance."""
+KEEP = 50.0
+"""Penalty that keeps the secret card in hand (larger than any level's random spread)."""
+USE_IT = 1.0
+"""Bonus of a secret attack once its card is in play: not firing it throws it away."""
+
+
 class Ctx:
     """Read-only helpers over one seat's view."""
 
-    def __init__(self, view: MAView, me_id: str) -> None:
+    def __init__(
+        self, view: MAView, me_id: str, level: Style | None = None, cards: CardSet | None = None
+    ) -> None:
         self.v = view
         self.n = len(view.zones)
         self.centre = view.centre
         self.by_id = {f.id: f for f in view.fighters}
         self.me = self.by_id[me_id]
+        self.style = level or style(None)
+        self.cards = cards
+        self.presence: dict[str, Spots] | None = None
+        """Where each other fighter is likely to be when ``me`` acts (None: where it is)."""
+        self.my_defence = self.me.defence
+        """The defence ``me`` will have after acting (the card being weighed)."""
+        self.after: dict[str, float] = {}
+        """Chance each other fighter acts after ``me`` this round."""
+        self._danger: dict[int, float] = {}
+
+    def spots(self, f: FighterView) -> Spots:
+        if self.presence is None:
+            return [(f.zone, 1.0)]
+        return self.presence.get(f.id, [(f.zone, 1.0)])
+
+    def near(self, zone: int) -> list[tuple[FighterView, float]]:
+        """The other fighters likely on ``zone`` when ``me`` acts, with that chance."""
+        out: list[tuple[FighterView, float]] = []
+        for f in self.alive():
+            if f.id == self.me.id:
+                continue
+            for z, p in self.spots(f):
+                if z == zone and p > 0:
+                    out.append((f, p))
+        return out
+
+    def foresee(self, my_init: int | None) -> None:
+        """Fill ``presence`` and ``after`` for ``me`` acting at ``my_init`` (None: now)."""
+        self._danger = {}
+        if my_init is None or self.cards is None:
+            self.presence = None
+            self.after = {f.id: 0.0 if f.acted else 1.0 for f in self.alive()}
+            return
+        gong = 3 if self.v.gong_colour == "blue" else 4
+        self.presence = {}
+        self.after = {}
+        for f in self.alive():
+            if f.id == self.me.id:
+                continue
+            self.presence[f.id] = spots(self.cards, f, self.me, my_init, self.n, gong, self.v.phase)
+            cands = candidates(self.cards, f)
+            later = sum(
+                1
+                for card in cands
+                if not acts_before(f, card_initiative(card, f.netted, gong), self.me, my_init)
+            )
+            self.after[f.id] = later / len(cands)
+
+    def danger(self, zone: int) -> float:
+        """Expected wounds ``me`` risks ending on ``zone``: this round after it acts, and
+        (half weight) from those acting before it next round."""
+        if zone in self._danger:
+            return self._danger[zone]
+        total = 0.0
+        if self.cards is not None:
+            for e in self.enemies():
+                after = self.after.get(e.id, 1.0)
+                weight = after + 0.5 * (1 - after)
+                total += threat(self.cards, e, zone, self.my_defence, self.n, weight)
+        self._danger[zone] = total
+        return total
 
     def alive(self) -> list[FighterView]:
         return [f for f in self.v.fighters if f.alive]
@@ -90,33 +177,39 @@ def attack_value(t: FighterView, dice: int, modifier: int = 0) -> float:
     return v
 
 
-def zone_value(c: Ctx, zone: int, dice: int, kind: str | None) -> float:
-    """Value of a zone attack (keg, strike or the dragon's fire); team mates count against it."""
+def zone_value(c: Ctx, zone: int, dice: int, kind: str | None, mates: float = 2.0) -> float:
+    """Value of a zone attack (keg, strike or the dragon's fire); team mates count against
+    it, ``mates`` times over (once only when the secret card in play is lost otherwise).
+
+    Each fighter counts with its chance of standing there when the attacker acts."""
     total = 0.0
-    here = c.at(zone)
+    here = c.near(zone)
     if kind == "strike":
-        order = sorted(here, key=lambda f: (not c.is_enemy(f), -f.defence))
+        order = sorted(here, key=lambda fp: (not c.is_enemy(fp[0]), -fp[0].defence))
         left = float(dice)
-        for f in order:
+        for f, chance in order:
             p = p_hit(f.defence)
-            e = left * p
-            val = (
-                attack_value(f, max(1, round(left)), 0) * (e / max(0.01, left * p))
-                if left > 0
-                else 0
-            )
-            total += val if c.is_enemy(f) else -2 * e
+            e = left * p * chance
+            val = attack_value(f, max(1, round(left)), 0) * chance * p if left > 0 else 0
+            total += val if c.is_enemy(f) else -mates * e
             left -= e
         return total
-    for f in here:
-        val = attack_value(f, dice)
-        total += val if c.is_enemy(f) else -2 * val
+    for f, chance in here:
+        val = attack_value(f, dice) * chance
+        total += val if c.is_enemy(f) else -mates * val
     return total
 
 
 def strike_order(c: Ctx, fighters: list[FighterView]) -> list[FighterView]:
     """Baobab's strike order: adversaries first, the hardest to wound first, then the weakest."""
     return sorted(fighters, key=lambda f: (not c.is_enemy(f), -f.defence, f.hp))
+
+
+def in_reach(c: Ctx, zone: int, kind: str, t: FighterView) -> float:
+    """Chance that ``t`` is where an attack of ``kind`` from ``zone`` reaches it."""
+    return sum(
+        p for z, p in c.spots(t) if (z == zone if kind == "melee" else z in adjacent(zone, c.n))
+    )
 
 
 def fighter_attack(
@@ -127,13 +220,12 @@ def fighter_attack(
     if dice <= 0:
         return best
     for t in c.enemies():
-        if kind == "melee" and t.zone != zone:
-            continue
-        if kind == "ranged" and t.zone not in adjacent(zone, c.n):
+        chance = in_reach(c, zone, kind, t)
+        if chance <= 0:
             continue
         if secret == "net":
             p = p_sum_at_least(dice, t.size)
-            val = p * (1.2 + (2 if t.hp <= 1 else 0)) + 0.3
+            val = p * (1.2 + (2 if t.hp <= 1 else 0)) + 0.3 if p > 0 else 0.0
         elif secret == "finishing":
             mod = finishing_bonus(t.hp)
             val = attack_value(t, dice, mod) + (
@@ -141,17 +233,20 @@ def fighter_attack(
             )
         else:
             val = attack_value(t, dice)
+        val *= chance
         if val > best[0]:
             best = (val, Melee(target=t.id) if kind == "melee" else Ranged(target=t.id))
     return best
 
 
-def ranged_best(c: Ctx, zone: int, dice: int, secret: str | None) -> tuple[float, Args | None]:
-    if secret in ("powder-keg", "strike"):
+def ranged_best(
+    c: Ctx, zone: int, dice: int, secret: str | None, use_it: bool = False
+) -> tuple[float, Args | None]:
+    if secret in ZONE_SECRETS:
         best: tuple[float, Args | None] = (0.0, None)
         for z in adjacent(zone, c.n):
-            if c.at(z):
-                val = zone_value(c, z, dice, secret)
+            if c.near(z):
+                val = zone_value(c, z, dice, secret, 1.0 if use_it else 2.0)
                 if val > best[0]:
                     best = (val, ZoneAttack(zone=z))
         return best
@@ -159,12 +254,23 @@ def ranged_best(c: Ctx, zone: int, dice: int, secret: str | None) -> tuple[float
 
 
 def position_value(c: Ctx, zone: int) -> float:
+    """Where the action ends: the centre in the last rounds (+3 points after round 12),
+    and (by level) the wounds risked there, a likely elimination most of all."""
     v = 0.0
-    if zone == c.centre and c.late():
+    st = c.style
+    if st.endgame and zone == c.centre and c.late():
         v += 1.5 if c.v.round < c.v.last_round else 3.0
+    if st.caution <= 0:
+        return v
     hp = c.me.hp
-    threat = sum(1 for e in c.enemies() if e.zone == zone or e.zone in adjacent(zone, c.n))
-    v -= threat * 0.15 * (1 + (c.me.max_hp - hp) / max(1, c.me.max_hp))
+    wounded = 1 + (c.me.max_hp - hp) / max(1, c.me.max_hp)
+    if not st.foresight or c.cards is None:
+        threat_n = sum(1 for e in c.enemies() if e.zone == zone or e.zone in adjacent(zone, c.n))
+        return v - threat_n * st.caution * wounded
+    risk = c.danger(zone)
+    v -= st.caution * risk * wounded
+    if risk >= hp - 0.5:
+        v -= st.caution * (2 + c.me.size / 4)
     return v
 
 
@@ -191,8 +297,11 @@ def best_plan(
     secret: str | None,
     netted: bool,
     round_start: int | None = None,
+    use_it: bool = False,
 ) -> tuple[float, Args]:
-    """The best sequence of moves and attacks; returns (value, its first step)."""
+    """The best sequence of moves and attacks; returns (value, its first step).
+
+    ``use_it``: the secret card is in play, so its attack gets :data:`USE_IT`."""
     best_val = -1e9
     best_first: Args = End()
     route_list = [[zone]] if netted else paths(c, zone, start, total, left, round_start)
@@ -201,9 +310,13 @@ def best_plan(
         r_best: tuple[float, Args | None, int] = (0.0, None, 0)
         for i, z in enumerate(route):
             mv, mid = fighter_attack(c, z, "melee", melee, secret)
+            if mid is not None and secret in MELEE_SECRETS and use_it:
+                mv += USE_IT
             if mid is not None and mv > m_best[0]:
                 m_best = (mv, mid, i)
-            rv, rid = ranged_best(c, z, ranged, secret)
+            rv, rid = ranged_best(c, z, ranged, secret, use_it)
+            if rid is not None and secret not in MELEE_SECRETS and secret and use_it:
+                rv += USE_IT
             if rid is not None and rv > r_best[0]:
                 r_best = (rv, rid, i)
         val = m_best[0] + r_best[0] + position_value(c, route[-1])
@@ -223,15 +336,71 @@ def best_plan(
     return best_val, best_first
 
 
-def secret_ok(c: Ctx, secret: str | None, value: float) -> float:
-    """Discount a secret move unless it pays off now or the game is ending (never wasted)."""
-    if secret is None:
+def reach_zones(c: Ctx, card: CardView, kind: str) -> set[int]:
+    """Zones where ``card``'s attack of ``kind`` may land this round, over its legal routes."""
+    zone = c.me.zone
+    routes = [[zone]] if c.me.netted else paths(c, zone, zone, card.move_now, card.move_now, zone)
+    walked = {z for r in routes for z in r}
+    if kind == "melee":
+        return walked
+    return {a for z in walked for a in adjacent(z, c.n)}
+
+
+def fire_chance(c: Ctx, card: CardView) -> float:
+    """Chance that the secret move of ``card`` has a target when the fighter acts.
+
+    ``c.presence`` must be set for the card's initiative. A target counts only if
+    the attack can do something to it (dice left after the net, a finishing die
+    that can succeed, a net sum that can reach its size)."""
+    secret = card.secret
+    melee = secret in MELEE_SECRETS
+    dice = card.melee_now if melee else card.ranged_now
+    if dice <= 0:
+        return 0.0
+    reach = reach_zones(c, card, "melee" if melee else "ranged")
+    if secret in ZONE_SECRETS:
+        return zone_fire_chance(c, reach)
+    none = 1.0
+    for t in c.enemies():
+        if secret == "finishing" and p_hit(t.defence, finishing_bonus(t.hp)) <= 0:
+            continue
+        if secret == "net" and p_sum_at_least(dice, t.size) <= 0:
+            continue
+        none *= 1 - min(1.0, sum(p for z, p in c.spots(t) if z in reach))
+    return 1 - none
+
+
+def zone_fire_chance(c: Ctx, reach: set[int]) -> float:
+    """Chance that some zone in ``reach`` holds an adversary and no team mate."""
+    none = 1.0
+    for z in reach:
+        enemy = 1.0
+        mate = 1.0
+        for f, p in c.near(z):
+            if c.is_enemy(f):
+                enemy *= 1 - p
+            else:
+                mate *= 1 - p
+        none *= 1 - (1 - enemy) * mate
+    return 1 - none
+
+
+def secret_plan(c: Ctx, card: CardView, hand: list[CardView], value: float) -> float:
+    """When to play the secret move (Bottes secrètes, with the refill rule of §2.2).
+
+    The card cannot outlive the first hand: an empty hand takes back the discard
+    but never a used secret move, and the secret card is the last one left at
+    the latest, then played by force. So it is kept while other cards remain,
+    and played freely only when a target is very likely to be in reach (``SURE``)
+    and the blow is worth it; with one other card left the bar is lower, as its
+    next (forced) round may be worse."""
+    others = len(hand) - 1
+    if others == 0:
         return value
-    if value < 0.6:
-        return value - 5
-    if c.late():
-        return value * 1.3 + 1
-    return value * 0.7
+    chance = fire_chance(c, card)
+    if chance < SURE or value < 0.6:
+        return value - KEEP
+    return value * (1.0 if others <= 1 else 0.85) + (1.0 if c.late() else 0.0)
 
 
 def pick_card(c: Ctx, hand: list[CardView], rnd: random.Random) -> str:
@@ -239,16 +408,25 @@ def pick_card(c: Ctx, hand: list[CardView], rnd: random.Random) -> str:
     zone = c.me.zone
     netted = c.me.netted
     best: tuple[float, str] = (-1e9, hand[0].id)
+    st = c.style
     for card in hand:
         move = card.move_now
+        my_init = max(1, card.initiative - (1 if netted else 0))
+        c.foresee(my_init)
+        if not st.foresight and card.secret is None:
+            c.presence = None
+        c.my_defence = int(card.stats["defence"])
         val, _ = best_plan(
             c, zone, zone, move, move, card.melee_now, card.ranged_now, card.secret, netted
         )
-        val = secret_ok(c, card.secret, val)
+        if card.secret is not None:
+            c.foresee(my_init)
+            val = secret_plan(c, card, hand, val)
         hp_frac = c.me.hp / max(1, c.me.max_hp)
-        val += (int(card.stats["defence"]) - 4) * (0.6 - 0.4 * hp_frac)
+        if not st.foresight:
+            val += (int(card.stats["defence"]) - 4) * (0.6 - 0.4 * hp_frac) * st.defence
         val += int(card.stats["initiative"]) * 0.08
-        val += rnd.random() * 0.2
+        val += rnd.random() * st.noise
         if val > best[0]:
             best = (val, card.id)
     return best[1]
@@ -278,11 +456,19 @@ def dragon_choice(c: Ctx, options: list[Option], melee: int, ranged: int) -> Arg
     return best[1]
 
 
-def choose(view: MAView, decision: Decision, rnd: random.Random) -> Reply:
-    """The answer to ``decision``, chosen from ``view`` (its seat's view)."""
+def choose(
+    view: MAView,
+    decision: Decision,
+    rnd: random.Random,
+    level: str | None = None,
+    cards: CardSet | None = None,
+) -> Reply:
+    """The answer to ``decision``, chosen from ``view`` (its seat's view) at ``level``.
+
+    ``cards``: the public card file, to foresee which cards the others may play."""
     about = decision.args
     assert isinstance(about, ForFighter), decision.key
-    c = Ctx(view, about.fighter)
+    c = Ctx(view, about.fighter, style(level), cards)
     if isinstance(decision.ask, Order):
         return strike_order_ids(c, decision.options)
     if isinstance(decision.ask, Allocation):
@@ -317,6 +503,7 @@ def _choose(c: Ctx, decision: Decision, rnd: random.Random) -> Args | str:
         return dragon_choice(c, options, melee, ranged)
     card = c.me.in_play
     assert card is not None
+    c.foresee(None)
     _, first = best_plan(
         c,
         c.me.zone,
@@ -328,6 +515,7 @@ def _choose(c: Ctx, decision: Decision, rnd: random.Random) -> Args | str:
         card.secret,
         c.me.netted and a.moves_left > 0,
         a.round_zone,
+        use_it=card.secret is not None,
     )
     offered = {o.args for o in options}
     if first in offered:

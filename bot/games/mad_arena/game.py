@@ -12,6 +12,7 @@ from bot.engine.text import Text
 from bot.engine.vocabulary import StatInfo
 from bot.games.mad_arena import rules
 from bot.games.mad_arena.ai import choose
+from bot.games.mad_arena.ai_levels import AI_LEVELS
 from bot.games.mad_arena.modes import BROTHERS, PLAYER_COUNTS, TEAM, ULTIMATE
 from bot.games.mad_arena.state import MAState
 from bot.games.mad_arena.view import MAView, build_view
@@ -125,6 +126,7 @@ class MadArena(Game[MAState, MAView]):
         ),
         stats=STATS,
         stat_values=STAT_VALUES,
+        ai_levels=AI_LEVELS,
     )
 
     state_model = MAState
@@ -161,15 +163,21 @@ class MadArena(Game[MAState, MAView]):
         """An image after the countdown starts, each reveal and each fighter's action, not every step."""
         return any(e.visible_to is None and e.type in CHECKPOINT_EVENTS for e in events)
 
-    def render(self, view: MAView, lang: str = "en") -> bytes:
+    def render(self, view: MAView, lang: str = "en", decision: Decision | None = None) -> bytes:
         from bot.games.mad_arena.render import render_arena
 
-        return render_arena(view, lang)
+        return render_arena(view, lang, decision)
+
+    def board_text(self, view: MAView, lang: str = "en") -> list[str]:
+        """Players, teams, trophies and the legend: what the phone-sized image leaves out."""
+        from bot.games.mad_arena.render import board_lines
+
+        return board_lines(view, lang)
 
     def ai_choose(
         self, state: MAState, decision: Decision, rnd: random.Random, level: str | None = None
     ) -> Reply:
-        return choose(self.view(state, decision.seat), decision, rnd)
+        return choose(self.view(state, decision.seat), decision, rnd, level, state.cards)
 
     def upgrade_choice(
         self, state: MAState, pending: list[Decision], held: list[Choice]

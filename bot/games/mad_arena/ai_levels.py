@@ -1,0 +1,72 @@
+"""Mad Arena's AI levels: what each one looks at (``GameInfo.ai_levels``, the default first)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.engine.text import Text
+from bot.engine.vocabulary import LevelInfo
+
+EASY = "easy"
+MEDIUM = "medium"
+HARD = "hard"
+
+
+@dataclass(frozen=True)
+class Style:
+    """The knobs of one level; every level plans its secret move with the refill rule."""
+
+    noise: float
+    """Random spread added to each card's value at the pick (from the engine's ``rnd``)."""
+    foresight: bool
+    """Weigh every attack by where its target is likely to stand when the fighter acts
+    (who acts before, with which cards and moves), not only the secret move."""
+    caution: float
+    """Weight of the wounds the fighter risks where it ends its action (0: ignored)."""
+    defence: float
+    """Weight of the chosen card's defence when wounded."""
+    endgame: bool
+    """Aim for the centre and trophies in the last rounds (the points after round 12)."""
+
+
+STYLES: dict[str, Style] = {
+    EASY: Style(noise=2.5, foresight=False, caution=0.0, defence=0.0, endgame=False),
+    MEDIUM: Style(noise=0.2, foresight=False, caution=0.15, defence=1.0, endgame=True),
+    HARD: Style(noise=0.05, foresight=True, caution=0.35, defence=1.0, endgame=True),
+}
+
+DEFAULT = HARD
+
+
+def style(level: str | None) -> Style:
+    """The style of ``level``; an unknown or missing level plays the default."""
+    return STYLES.get(level or DEFAULT, STYLES[DEFAULT])
+
+
+AI_LEVELS = [
+    LevelInfo(
+        id=HARD,
+        names=Text(fr="Coriace", en="Hard"),
+        summary=Text(
+            fr="Prévoit où seront les adversaires quand il agira, garde sa botte secrète pour un coup sûr et se met à l'abri blessé.",
+            en="Foresees where its adversaries will stand when it acts, keeps its secret move for a sure blow and takes cover when wounded.",
+        ),
+    ),
+    LevelInfo(
+        id=MEDIUM,
+        names=Text(fr="Moyen", en="Medium"),
+        summary=Text(
+            fr="Vise les coups les plus rentables sur l'arène telle qu'elle est et ne gâche pas sa botte secrète.",
+            en="Goes for the most rewarding blows on the arena as it stands and does not waste its secret move.",
+        ),
+    ),
+    LevelInfo(
+        id=EASY,
+        names=Text(fr="Facile", en="Easy"),
+        summary=Text(
+            fr="Attaque ce qui passe à sa portée, choisit ses cartes un peu au hasard.",
+            en="Attacks whatever comes within reach and picks its cards somewhat at random.",
+        ),
+    ),
+]
+"""The levels the lobby offers, the default (``hard``, well under 1 s a decision) first."""
