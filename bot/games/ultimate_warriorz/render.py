@@ -1,43 +1,56 @@
 """The esplanade image: six zones in a ring around the centre, plus a roster.
 
-A pure function of a view, 1024 px wide with large type for a phone. The
-roster gives each fighter its HP, popularity points, its first-wound token
-(gold "3" while still there), trophies, whether its lucky charm is left, its
-active card (⚡ initiative, ➜ move, ⚔ melee, ➶ ranged, ◆ defence) and the
-lasting effects on it (ring, calumet, light suit, spear whirl, Electroshock,
-skull). The acting fighter has a gold outline; the eliminated are greyed.
+A pure function of a view, drawn for a phone: a 1024 px image shows about 380 px
+wide there, so every text is 28 px or more, nothing is cut, and the image is
+cropped to what it holds. Each zone is a box (1 to 6, the centre in the middle)
+holding its fighters' badges (name and HP). The roster gives each fighter, on
+its first line, HP, popularity points, the first-wound token (gold "3" while it
+is there), trophies and the lucky charm (✿ while left); on its second, the
+active card (⚡ initiative, ➜ move, ⚔ melee, ➶ ranged, ◆ defence, its special)
+and the lasting effects on it (ring, calumet, light suit, spear whirl,
+Electroshock, skull). The acting fighter has a gold outline; the eliminated are
+listed last, greyed. In a private prompt the legal zones and fighters carry the
+buttons' labels. Players, teams, trophies by name and the legend go in the
+message text (:func:`board_lines`).
 """
 
 from __future__ import annotations
 
-import math
-
 from PIL import ImageDraw
 
+from bot.engine.decisions import Decision
 from bot.games.ultimate_warriorz.view import FighterView, UWView
 from bot.render.common import (
     BG,
     DANGER,
+    GREY,
     HIGHLIGHT,
     INK,
     MUTED,
     OK,
     PANEL,
     canvas,
+    centred_text,
     font,
-    greyed,
     png_bytes,
-    text_on,
+)
+from bot.render.fighters import (
+    Badge,
+    Marks,
+    crop,
+    draw_zone,
+    flow,
+    plain,
+    ring_layout,
+    wrap,
+    zone_height,
 )
 
 W = 1024
-ARENA_CX = 512
-ARENA_CY = 405
-RING_R = 232
-ZONE_R = 104
-CENTRE_R = 112
-ROW_H = 92
-ROSTER_Y = 760
+CENTRE = 6
+BOX_W = 320
+SPREAD = 340
+LINE_H = 42
 GOLD = (230, 180, 40)
 
 WORDS = {
@@ -47,12 +60,29 @@ WORDS = {
     "place": ("placement", "placement"),
     "draft": ("choix des combattants", "choosing fighters"),
     "over": ("partie terminée", "match over"),
-    "stones": ("pierres : {d} dés", "stones: {d} dice"),
+    "stones": ("pierres : {d} {dice}", "stones: {d} {dice}"),
     "centre": ("Centre", "Centre"),
+    "zone": ("Zone {z}", "Zone {z}"),
     "out": ("éliminé", "out"),
     "sheet": ("fiche ◆{d}", "sheet ◆{d}"),
-    "charm": ("porte-bonheur", "lucky charm"),
+    "team": ("Équipe {t}", "Team {t}"),
+    "charm": ("porte-bonheur disponible", "lucky charm left"),
     "nocharm": ("porte-bonheur utilisé", "charm used"),
+    "first": ("jeton 1re blessure (3 PP)", "first-wound token (3 PP)"),
+    "trophies": ("trophées", "trophies"),
+    "legend": (
+        "⚡ initiative · ➜ mouvement · ⚔ corps à corps · ➶ tir · ◆ défense · PP points de "
+        "popularité · ③ jeton 1re blessure · ★ trophées · ✿ porte-bonheur",
+        "⚡ initiative · ➜ move · ⚔ melee · ➶ ranged · ◆ defence · PP popularity points · "
+        "③ first-wound token · ★ trophies · ✿ lucky charm",
+    ),
+}
+
+EFFECTS = {
+    "ghost-ring": ("intouchable au tir", "cannot be shot"),
+    "calumet": ("pas de corps à corps", "no melee on it"),
+    "light-suit": ("-1 dé contre lui", "-1 die against it"),
+    "spear-whirl": ("défense = 1 dé", "defence = 1 die"),
 }
 
 
@@ -66,113 +96,59 @@ def _rgb(hexcode: str) -> tuple[int, int, int]:
     return (int(h[0:2], 16), int(h[2:4], 16), int(h[4:6], 16))
 
 
-def zone_xy(zone: int) -> tuple[float, float]:
-    if zone == 6:
-        return (ARENA_CX, ARENA_CY)
-    ang = -math.pi / 2 + 2 * math.pi * zone / 6
-    return (ARENA_CX + RING_R * math.cos(ang), ARENA_CY + RING_R * math.sin(ang))
+def _dim(c: tuple[int, int, int]) -> tuple[int, int, int]:
+    g = int(0.299 * c[0] + 0.587 * c[1] + 0.114 * c[2])
+    g = (g + GREY[0]) // 2
+    return (g, g, g)
 
 
-def _badge(draw: ImageDraw.ImageDraw, x: float, y: float, f: FighterView, actor: bool) -> None:
-    fill = _rgb(f.colour)
-    label = f"{f.name} ♥{f.hp}"
-    width = max(150, int(draw.textlength(label, font=font(22, True)) + 24))
-    box = (x - width / 2, y - 17, x + width / 2, y + 17)
-    outline = HIGHLIGHT if actor else (20, 20, 24)
-    draw.rounded_rectangle(box, radius=12, fill=fill, outline=outline, width=5 if actor else 2)
-    draw.text((x, y), label, font=font(22, True), fill=text_on(fill), anchor="mm")
-
-
-def _header(draw: ImageDraw.ImageDraw, view: UWView, lang: str) -> None:
+def _header_lines(view: UWView, lang: str) -> list[str]:
     parts = [w("round", lang, r=view.round, n=view.last_round)]
     if view.phase == "act" and view.countdown is not None:
         parts.append(w("act", lang, c=view.countdown))
     elif view.phase in ("pick", "place", "draft", "over"):
         parts.append(w(view.phase, lang))
     if view.stones_now and view.phase != "over":
-        parts.append(w("stones", lang, d=view.stones_now))
-    draw.rectangle((0, 0, W, 60), fill=PANEL)
-    draw.text((24, 30), "  ·  ".join(parts), font=font(30, True), fill=INK, anchor="lm")
+        fr = lang.startswith("fr")
+        one = view.stones_now == 1
+        dice = ("dé" if one else "dés") if fr else ("die" if one else "dice")
+        parts.append(w("stones", lang, d=view.stones_now, dice=dice))
+    return flow(parts, font(32, True), W - 40, sep="  ·  ")
 
 
-def _arena(draw: ImageDraw.ImageDraw, view: UWView, lang: str) -> None:
-    for z in range(6):
-        x, y = zone_xy(z)
-        draw.ellipse(
-            (x - ZONE_R, y - ZONE_R, x + ZONE_R, y + ZONE_R), fill=PANEL, outline=MUTED, width=3
-        )
-        dx, dy = (x - ARENA_CX) / RING_R, (y - ARENA_CY) / RING_R
-        lx, ly = x + dx * (ZONE_R - 22), y + dy * (ZONE_R - 22)
-        draw.text((lx, ly), str(z + 1), font=font(28, True), fill=MUTED, anchor="mm")
-    draw.ellipse(
-        (ARENA_CX - CENTRE_R, ARENA_CY - CENTRE_R, ARENA_CX + CENTRE_R, ARENA_CY + CENTRE_R),
-        fill=(60, 56, 40),
-        outline=GOLD,
-        width=3,
-    )
+def _zone_title(z: int, lang: str) -> str:
+    return w("centre", lang) if z == CENTRE else w("zone", lang, z=z + 1)
+
+
+def _badges(view: UWView, marks: Marks) -> dict[int, list[Badge]]:
     actor = view.action.fighter if view.action else None
-    if view.action is not None:
-        pts = [zone_xy(z) for z in view.action.visited]
-        if len(pts) > 1:
-            draw.line(pts, fill=HIGHLIGHT, width=6)
-    by_zone: dict[int, list[FighterView]] = {}
+    out: dict[int, list[Badge]] = {}
     for f in view.fighters:
         if f.alive and f.zone is not None:
-            by_zone.setdefault(f.zone, []).append(f)
-    for z, fs in by_zone.items():
-        x, y = zone_xy(z)
-        top = y - (len(fs) - 1) * 20
-        for k, f in enumerate(fs):
-            _badge(draw, x, top + k * 40, f, f.id == actor)
+            out.setdefault(f.zone, []).append(
+                Badge(
+                    fid=f.id,
+                    name=f.name,
+                    hp=f"♥{f.hp}",
+                    fill=_rgb(f.colour),
+                    outline=HIGHLIGHT if f.id == actor else None,
+                    marks=marks.fighter(f.id),
+                )
+            )
+    return out
 
 
-def _row(draw: ImageDraw.ImageDraw, y: float, f: FighterView, view: UWView, lang: str) -> None:
-    fill = _rgb(f.colour) if f.alive else greyed(_rgb(f.colour))
-    draw.rounded_rectangle((16, y + 4, W - 16, y + ROW_H - 4), radius=12, fill=PANEL)
-    draw.rectangle((16, y + 4, 30, y + ROW_H - 4), fill=fill)
-    ink = INK if f.alive else MUTED
-    draw.text((44, y + 26), f"{f.name} ({f.player})", font=font(26, True), fill=ink, anchor="lm")
-    if not f.alive:
-        status = w("out", lang)
-        draw.text((44, y + 64), status, font=font(22), fill=DANGER, anchor="lm")
-    else:
-        c = f.active
-        if c is None:
-            line = w("sheet", lang, d=f.defence_now)
-        else:
-            dfc = "?" if f.defence_rolled else str(c.defence)
-            line = f"⚡{c.initiative} ➜{c.move} ⚔{c.melee_now} ➶{c.ranged_now} ◆{dfc}"
-            if c.special_name is not None:
-                line += "  " + c.special_name.get(lang)
-        draw.text((44, y + 64), line, font=font(22), fill=ink, anchor="lm")
-    # Right side: HP, PP, first-wound token, trophies, charm.
-    x: float = W - 30
-    charm = "✿" if f.charm else "·"
-    draw.text((x, y + 26), charm, font=font(30, True), fill=OK if f.charm else MUTED, anchor="rm")
-    x -= 44
-    trophies = f"★{len(f.trophies)}"
-    draw.text((x, y + 26), trophies, font=font(26, True), fill=GOLD, anchor="rm")
-    x -= draw.textlength(trophies, font=font(26, True)) + 22
-    pp = f"{f.pp} PP"
-    draw.text((x, y + 26), pp, font=font(26, True), fill=INK, anchor="rm")
-    x -= draw.textlength(pp, font=font(26, True)) + 22
-    hp = f"♥{f.hp}"
-    draw.text((x, y + 26), hp, font=font(26, True), fill=DANGER if f.alive else MUTED, anchor="rm")
-    x -= draw.textlength(hp, font=font(26, True)) + 26
-    if f.first_wound:
-        draw.ellipse((x - 30, y + 12, x - 2, y + 40), fill=GOLD, outline=INK, width=2)
-        draw.text((x - 16, y + 26), "3", font=font(20, True), fill=(20, 20, 20), anchor="mm")
-    effects = "  ".join(_effect_words(f, lang))
-    if effects:
-        draw.text((W - 30, y + 64), effects, font=font(21), fill=HIGHLIGHT, anchor="rm")
+def _card_line(f: FighterView, lang: str) -> str:
+    c = f.active
+    if c is None:
+        return w("sheet", lang, d=f.defence_now)
+    dfc = "?" if f.defence_rolled else str(c.defence)
+    return f"⚡{c.initiative} ➜{c.move} ⚔{c.melee_now} ➶{c.ranged_now} ◆{dfc}"
 
 
-EFFECTS = {
-    "ghost-ring": ("intouchable au tir", "cannot be shot"),
-    "calumet": ("pas de corps à corps", "no melee on it"),
-    "light-suit": ("-1 dé contre lui", "-1 die against it"),
-    "spear-whirl": ("défense = 1 dé", "defence = 1 die"),
-}
+def _special(f: FighterView, lang: str) -> list[str]:
+    c = f.active
+    return [plain(c.special_name.get(lang))] if c and c.special_name else []
 
 
 def _effect_words(f: FighterView, lang: str) -> list[str]:
@@ -188,24 +164,196 @@ def _effect_words(f: FighterView, lang: str) -> list[str]:
     return out
 
 
-def render_arena(view: UWView, lang: str = "en") -> bytes:
-    fighters = sorted(view.fighters, key=lambda f: (not f.alive, f.size))
-    height = ROSTER_Y + ROW_H * len(fighters) + 70
+CELL_W = (W - 36) // 2
+"""The roster has two columns of fighters."""
+
+
+def _row_lines(f: FighterView, lang: str) -> list[str]:
+    """A living fighter's roster lines under its name: card, then effects."""
+    first = f"♥{f.hp}  {_card_line(f, lang)}"
+    return flow(
+        [first, *_special(f, lang), *_effect_words(f, lang)], font(30), CELL_W - 40, sep="  "
+    )
+
+
+def _stats_width(f: FighterView) -> float:
+    fb = font(30, True)
+    width = 44 + fb.getlength(f"{f.pp} PP")
+    if f.trophies:
+        width += fb.getlength(f"★{len(f.trophies)}") + 16
+    if f.first_wound:
+        width += 38 + 16
+    return width
+
+
+def _stats_own_line(f: FighterView) -> bool:
+    """Whether PP, token, trophies and charm need a line of their own (a long name)."""
+    return font(30, True).getlength(f.name) + _stats_width(f) + 60 > CELL_W
+
+
+def _stats_right(draw: ImageDraw.ImageDraw, x: float, y: float, f: FighterView) -> None:
+    """PP, the first-wound token, trophies and the charm, right-aligned at ``x``."""
+    charm = "✿" if f.charm else "·"
+    draw.text((x, y), charm, font=font(34, True), fill=OK if f.charm else MUTED, anchor="rm")
+    x -= 44
+    if f.trophies:
+        t = f"★{len(f.trophies)}"
+        draw.text((x, y), t, font=font(30, True), fill=GOLD, anchor="rm")
+        x -= draw.textlength(t, font=font(30, True)) + 16
+    if f.first_wound:
+        draw.ellipse((x - 38, y - 19, x, y + 19), fill=GOLD, outline=INK, width=2)
+        centred_text(draw, (x - 19, y + 1), "3", 28, (20, 20, 20), True)
+        x -= 38 + 16
+    pp = f"{f.pp} PP"
+    draw.text((x, y), pp, font=font(30, True), fill=INK, anchor="rm")
+
+
+def _cell_h(f: FighterView, lang: str) -> int:
+    return LINE_H * (1 + _stats_own_line(f) + len(_row_lines(f, lang))) + 14
+
+
+def _pairs(view: UWView) -> list[list[FighterView]]:
+    alive = sorted((f for f in view.fighters if f.alive), key=lambda f: f.size)
+    return [alive[k : k + 2] for k in range(0, len(alive), 2)]
+
+
+def _dead_lines(view: UWView) -> list[str]:
+    dead = [f"☠ {f.name} {f.pp} PP" for f in view.fighters if not f.alive]
+    return flow(dead, font(30, True), W - 40)
+
+
+def _cell(
+    draw: ImageDraw.ImageDraw, x: float, y: float, h: float, f: FighterView, view: UWView, lang: str
+) -> None:
+    """One living fighter: name and HP; PP, first-wound token, trophies, charm; card; effects."""
+    actor = view.action.fighter if view.action else None
+    draw.rounded_rectangle(
+        (x, y, x + CELL_W, y + h - 8),
+        radius=12,
+        fill=PANEL,
+        outline=HIGHLIGHT if f.id == actor else None,
+        width=4,
+    )
+    draw.rectangle((x, y + 8, x + 12, y + h - 16), fill=_rgb(f.colour))
+    top = y + 6 + LINE_H / 2
+    draw.text((x + 24, top), f.name, font=font(30, True), fill=INK, anchor="lm")
+    own = _stats_own_line(f)
+    _stats_right(draw, x + CELL_W - 14, top + LINE_H * own, f)
+    hp = f"♥{f.hp}"
+    for k, line in enumerate(_row_lines(f, lang)):
+        ly = top + LINE_H * (k + 1 + own)
+        lx = x + 24
+        if k == 0 and line.startswith(hp):
+            draw.text((lx, ly), hp, font=font(30, True), fill=DANGER, anchor="lm")
+            lx += draw.textlength(hp, font=font(30, True))
+            line = line[len(hp) :]
+        draw.text((lx, ly), line, font=font(30), fill=INK, anchor="lm")
+
+
+def _roster(draw: ImageDraw.ImageDraw, y: float, view: UWView, lang: str) -> float:
+    for pair in _pairs(view):
+        h = max(_cell_h(f, lang) for f in pair)
+        for k, f in enumerate(pair):
+            _cell(draw, 12 + k * (CELL_W + 12), y, h, f, view, lang)
+        y += h
+    for line in _dead_lines(view):
+        draw.text((20, y + LINE_H / 2), line, font=font(30, True), fill=GREY, anchor="lm")
+        y += LINE_H
+    return y
+
+
+def _height(view: UWView, lang: str) -> int:
+    rows = sum(max(_cell_h(f, lang) for f in pair) for pair in _pairs(view))
+    return rows + LINE_H * len(_dead_lines(view))
+
+
+def _foot_lines(view: UWView, lang: str) -> list[str]:
+    if view.result is not None:
+        return wrap(plain(view.result.get(lang)), font(30, True), W - 60)
+    return []
+
+
+def render_arena(view: UWView, lang: str = "en", decision: Decision | None = None) -> bytes:
+    """The esplanade of one view; ``decision`` (a private prompt) marks its legal targets."""
+    marks = Marks(decision, lang)
+    badges = _badges(view, marks)
+    heights = [zone_height(BOX_W, marks.zone(z), badges.get(z, [])) for z in range(7)]
+    pts, centre_pt, arena_h = ring_layout(heights[:6], heights[CENTRE], SPREAD)
+    head = _header_lines(view, lang)
+    head_h = 20 + 44 * len(head)
+    arena_top = head_h + 12
+    arena_bottom = arena_top + arena_h
+    foot = _foot_lines(view, lang)
+    foot_h = 44 * len(foot) + 30 if foot else 0
+    roster_y = arena_bottom + 20 + foot_h
+    height = int(roster_y + _height(view, lang) + 20)
     img, draw = canvas(W, height, BG)
-    _header(draw, view, lang)
-    _arena(draw, view, lang)
-    for k, f in enumerate(fighters):
-        _row(draw, ROSTER_Y + k * ROW_H, f, view, lang)
-    foot = view.result.get(lang) if view.result else " · ".join(t.get(lang) for t in view.last)
-    legend = "⚡ init  ➜ move  ⚔ melee  ➶ ranged  ◆ defence  ★ trophies  ✿ charm  (3) first wound"
-    if lang.startswith("fr"):
-        legend = "⚡ init  ➜ mvt  ⚔ corps à corps  ➶ tir  ◆ défense  ★ trophées  ✿ porte-bonheur  (3) 1re blessure"
-    y = ROSTER_Y + ROW_H * len(fighters) + 10
-    draw.text((24, y + 14), _plain_all(foot)[:80], font=font(22, True), fill=INK, anchor="lm")
-    draw.text((24, y + 44), legend, font=font(18), fill=MUTED, anchor="lm")
-    return png_bytes(img)
+
+    draw.rectangle((0, 0, W, head_h), fill=PANEL)
+    for k, line in enumerate(head):
+        draw.text((24, 10 + 22 + 44 * k), line, font=font(32, True), fill=INK, anchor="lm")
+
+    def at(z: int) -> tuple[float, float]:
+        x, y = centre_pt if z == CENTRE else pts[z]
+        return (W / 2 + x, arena_top + y)
+
+    for z in range(6):
+        draw.line((at(z), at((z + 1) % 6)), fill=(70, 72, 82), width=8)
+        draw.line((at(z), at(CENTRE)), fill=(58, 60, 70), width=6)
+    if view.action is not None and len(view.action.visited) > 1:
+        draw.line([at(z) for z in view.action.visited], fill=HIGHLIGHT, width=10, joint="curve")
+    for z in range(7):
+        x, y = at(z)
+        draw_zone(
+            draw,
+            x,
+            y,
+            BOX_W,
+            heights[z],
+            _zone_title(z, lang),
+            badges.get(z, []),
+            marks.zone(z),
+            fill=(60, 56, 40) if z == CENTRE else PANEL,
+            outline=GOLD if z == CENTRE else MUTED,
+            title_ink=INK if z == CENTRE else MUTED,
+        )
+    if foot:
+        by = arena_bottom + 14
+        draw.rounded_rectangle(
+            (20, by, W - 20, by + foot_h - 8),
+            radius=16,
+            fill=(20, 20, 24),
+            outline=HIGHLIGHT,
+            width=4,
+        )
+        for k, line in enumerate(foot):
+            centred_text(draw, (W / 2, by + 33 + 44 * k), line, 30, HIGHLIGHT, True)
+    _roster(draw, roster_y, view, lang)
+    return png_bytes(crop(img, BG))
 
 
-def _plain_all(text: str) -> str:
-    """Drop characters outside the font's reach (emoji) from a free text line."""
-    return "".join(ch for ch in text if ord(ch) < 0x2600 or 0x2600 <= ord(ch) <= 0x27BF).strip()
+def board_lines(view: UWView, lang: str = "en") -> list[str]:
+    """What the image leaves out or abbreviates, for the message beside it (issue 12 item 8):
+    each fighter's player and team, PP, first-wound token, trophies by name, charm, card and
+    effects in words; the last events; the legend."""
+    names = {f.id: f.name for f in view.fighters}
+    lines: list[str] = []
+    for f in view.fighters:
+        who = f.player
+        if len(view.teams) > 1 and view.mode != "tribal-rumble":
+            who += ", " + w("team", lang, t="ABCDEFGH"[f.team % 8])
+        parts = [f"**{f.name}** ({who})", f"♥{f.hp}" if f.alive else f"☠ {w('out', lang)}"]
+        parts.append(f"{f.pp} PP")
+        if f.first_wound:
+            parts.append(w("first", lang))
+        if f.trophies:
+            trophies = ", ".join(names.get(t, t) for t in f.trophies)
+            parts.append(f"★{len(f.trophies)} {w('trophies', lang)} ({trophies})")
+        parts.append("✿ " + w("charm", lang) if f.charm else w("nocharm", lang))
+        if f.alive:
+            parts.append(_card_line(f, lang))
+            parts += [e.get(lang) for e in f.effects]
+        lines.append(" · ".join(parts))
+    lines += [t.get(lang) for t in view.last]
+    lines.append(w("legend", lang))
+    return lines

@@ -1,4 +1,4 @@
-"""The image: a PNG 1024 px wide drawn from the typed view only, in both languages."""
+"""The image: a PNG at most 1024 px wide (cropped to its content) drawn from the typed view only, in both languages."""
 
 from __future__ import annotations
 
@@ -17,8 +17,8 @@ def test_renders_every_phase_at_phone_width() -> None:
         if m.version % 40 == 0:
             png = m.render(None, "fr" if shots % 2 else "en")
             img = Image.open(io.BytesIO(png))
-            assert img.width == 1024 and img.height > 1000
+            assert 900 <= img.width <= 1024 and img.height > 600
             shots += 1
         m.apply(m.ai_choice(m.pending()[0]))
-    assert Image.open(io.BytesIO(m.render(0, "fr"))).width == 1024
+    assert 900 <= Image.open(io.BytesIO(m.render(0, "fr"))).width <= 1024
     assert shots >= 3

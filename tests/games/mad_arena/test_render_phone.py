@@ -1,0 +1,105 @@
+"""Mad Arena's image on a phone (issue 11 items 4 and 5): every text 28 px or more per
+1024 px of width, nothing cut, legal targets marked with the buttons' labels, and a
+secret pick never drawn before it is revealed."""
+
+from __future__ import annotations
+
+from collections import Counter
+from functools import partial
+
+import pytest
+from pydantic import BaseModel
+
+from bot.engine import Match, SeatSpec
+from bot.engine.decisions import Decision, Option
+from bot.games.mad_arena.render import BOX_W
+from bot.render.fighters import ZONE_PAD, Marks, plain, tag_lines
+from tests.support.drawn_text import phone_problems, recording
+
+
+def _match(mode: str, n: int, seed: str) -> Match:
+    seats = [SeatSpec(name=f"Player with a long name {k}", ai=True) for k in range(n)]
+    return Match.create("mad-arena", seats, seed, mode)
+
+
+@pytest.mark.parametrize(
+    ("mode", "n"), [("team-spirit", 2), ("brothers-in-arms", 3), ("ultimate-warrior", 7)]
+)
+def test_every_text_reads_on_a_phone(monkeypatch: pytest.MonkeyPatch, mode: str, n: int) -> None:
+    m = _match(mode, n, f"phone-{mode}-{n}")
+    k = 0
+    checked = 0
+    while True:
+        if k % 25 == 0 or m.over:
+            lang = "fr" if checked % 2 else "en"
+            views: list[tuple[BaseModel, Decision | None]] = [(m.view(None), None)]
+            if m.pending():
+                d = max(m.pending(), key=lambda x: len(x.options))
+                views.append((m.view(d.seat), d))
+            for view, decision in views:
+                bad, _ = phone_problems(monkeypatch, partial(m.game.render, view, lang, decision))
+                assert not bad, bad[:5]
+                checked += 1
+        if m.over:
+            break
+        m.apply(m.ai_choice(m.pending()[0]))
+        k += 1
+    assert checked >= 6
+
+
+def _first(m: Match, want: str) -> Decision:
+    """Play on until a pending decision marks ``want`` ("zones" or "fighters")."""
+    for _ in range(3000):
+        for d in m.pending():
+            if getattr(Marks(d, "en"), want):
+                return d
+        m.apply(m.ai_choice(m.pending()[0]))
+    raise AssertionError(f"no decision marking {want}")
+
+
+@pytest.mark.parametrize("want", ["zones", "fighters"])
+def test_a_prompt_marks_its_targets_with_the_buttons_labels(
+    monkeypatch: pytest.MonkeyPatch, want: str
+) -> None:
+    m = _match("ultimate-warrior", 5, "phone-marks")
+    d = _first(m, want)
+    view = m.view(d.seat)
+    with recording(monkeypatch) as marked:
+        m.game.render(view, "en", d)
+    with recording(monkeypatch) as plain_board:
+        m.game.render(view, "en")
+    extra = Counter(t for t, _ in marked) - Counter(t for t, _ in plain_board)
+    targets = [o for o in d.options if o.args is not None and _targets_board(o)]
+    assert targets
+    for opt in targets:
+        # Each label is drawn whole, wrapped on the lines of its tag, over the plain board.
+        for line in tag_lines([plain(opt.label.en)], BOX_W - 2 * ZONE_PAD)[0]:
+            assert extra[line] >= 1, (line, opt.label.en)
+
+
+def _targets_board(opt: Option) -> bool:
+    return getattr(opt.args, "zone", None) is not None or bool(getattr(opt.args, "target", None))
+
+
+def test_a_secret_pick_is_never_drawn_before_its_reveal(monkeypatch: pytest.MonkeyPatch) -> None:
+    m = _match("ultimate-warrior", 4, "phone-secret")
+    picks = [d for d in m.pending() if d.kind == "pick"]
+    assert len(picks) >= 2
+    with recording(monkeypatch) as before:
+        m.game.render(m.view(None), "en")
+        m.game.render(m.view(picks[1].seat), "en")
+    m.apply(m.ai_choice(picks[0]))
+    with recording(monkeypatch) as after:
+        m.game.render(m.view(None), "en")
+        m.game.render(m.view(picks[1].seat), "en")
+    # Only the "card picked" tick may appear; no value of the hidden card.
+    assert {t for t, _ in after} - {t for t, _ in before} <= {"✔"}
+
+
+def test_board_text_names_players_trophies_and_the_legend_in_each_language() -> None:
+    m = _match("team-spirit", 2, "phone-text")
+    for lang, word in (("en", "Team"), ("fr", "Équipe")):
+        lines = m.game.board_text(m.view(None), lang)
+        assert any("Player with a long name 0" in ln and word in ln for ln in lines)
+        assert "⚡" in lines[-1]
+    assert m.game.board_text(m.view(None), "fr") != m.game.board_text(m.view(None), "en")
