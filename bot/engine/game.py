@@ -20,6 +20,7 @@ from pydantic import BaseModel, Field
 from bot.engine.decisions import Answer, Choice, Decision
 from bot.engine.dice import FairRng
 from bot.engine.events import AnyEvent, Event, RollEvent
+from bot.engine.seating import SeatChoice
 from bot.engine.text import Text
 from bot.engine.vocabulary import LevelInfo, StatInfo
 
@@ -46,6 +47,9 @@ class SeatSpec(BaseModel):
     user_id: int | None = None
     ai: bool = False
     ai_level: str | None = None
+    choices: dict[str, str] = Field(default_factory=dict)
+    """Values of the game's per-seat lobby choices (``GameInfo.seat_choices``) by choice
+    id; a seat without one lets the game decide (a fighter dealt at random)."""
 
 
 class ModeInfo(BaseModel):
@@ -92,6 +96,8 @@ class GameInfo(BaseModel):
     """Subjects named by an id in ``Decision.subject`` (MAD's ``red``), by id."""
     ai_levels: list[LevelInfo] = Field(default_factory=list)
     """Its AI levels, the default first."""
+    seat_choices: list[SeatChoice] = Field(default_factory=list)
+    """Choices each seat makes in the lobby (a fighter, a team), read by ``setup``."""
 
     def stat(self, key: str) -> StatInfo | None:
         for s in self.stats:

@@ -71,7 +71,7 @@ class ComponentId:
 
 
 # --- the lobby --------------------------------------------------------------------------------
-LobbyAction = Literal["join", "leave", "addai", "start", "cancel", "mode", "opt"]
+LobbyAction = Literal["join", "leave", "addai", "start", "cancel", "mode", "opt", "seat", "mine"]
 
 
 @dataclass(frozen=True)
@@ -89,7 +89,9 @@ class LobbySelect(LobbyButton):
 
 
 LOBBY_BUTTONS: tuple[LobbyAction, ...] = ("join", "leave", "addai", "start", "cancel")
-LOBBY_SELECTS: tuple[LobbyAction, ...] = ("mode", "opt")
+LOBBY_SELECTS: tuple[LobbyAction, ...] = ("mode", "opt", "seat", "mine")
+"""``seat``: the host sets one seat (its AI level, its lobby choices); ``mine``: a player
+sets their own seat's lobby choices (a fighter)."""
 
 
 def lobby_id(mid: int, action: LobbyAction) -> str:

@@ -223,9 +223,9 @@ class LobbyMixin(ApplyMixin):
                 if len(seats) >= max(counts):
                     return Reply.say(t(lang, "err.full"))
                 n = sum(1 for s in seats if s.user_id is None) + 1
-                seats.append(
-                    SeatSpec(name=f"Robot {n}", ai=True, ai_level=options.get(present.AI_LEVEL_KEY))
-                )
+                default = info.ai_levels[0].id if info.ai_levels else None
+                level = options.get(present.AI_LEVEL_KEY) or default
+                seats.append(SeatSpec(name=f"Robot {n}", ai=True, ai_level=level))
             elif action == "mode":
                 if not host:
                     return Reply.say(t(lang, "err.host_only"))
@@ -238,6 +238,16 @@ class LobbyMixin(ApplyMixin):
                     return Reply.say(t(lang, "err.host_only"))
                 if not self._set_option(info, options, seats, value or ""):
                     return Reply.say(t(lang, "err.not_offered"))
+            elif action == "mine":
+                refusal = self._set_own(info, mode, options, seats, actor, value or "")
+                if refusal is not None:
+                    return Reply.say(refusal)
+            elif action == "seat":
+                if not host:
+                    return Reply.say(t(lang, "err.host_only"))
+                refusal = self._set_seat(info, mode, options, seats, value or "", lang)
+                if refusal is not None:
+                    return Reply.say(refusal)
             elif action == "start":
                 if not host:
                     return Reply.say(t(lang, "err.host_only"))
@@ -258,6 +268,83 @@ class LobbyMixin(ApplyMixin):
                 mid, rec2.game, rec2.mode, rec2.options, rec2.seats, rec2.host_id, live.lang
             )
             return Reply(update=msg)
+
+    @staticmethod
+    def _put_choice(
+        info: GameInfo,
+        mode: str,
+        options: dict[str, Any],
+        seats: list[SeatSpec],
+        seat: int,
+        choice_id: str,
+        value: str,
+        lang: str,
+    ) -> str | None:
+        """Give ``seat`` the value ``value`` of the seat choice ``choice_id``; a unique
+        value another seat holds is refused (the refusal, in ``lang``)."""
+        choice = next(c for c in present.seat_choices(info, mode, options) if c.id == choice_id)
+        values = present.seat_values(options, seats)
+        owner = present.holder(seats, values, choice_id, value)
+        if choice.unique and owner not in (-1, seat):
+            held = choice.value(value)
+            shown = held.names.get(lang) if held else value
+            return t(lang, "err.seat_taken", value=shown, who=seats[owner].name)
+        table = dict(options.get(present.SEAT_CHOICES_KEY) or {})
+        key = present.seat_key(seats[seat])
+        table[key] = {**(table.get(key) or {}), choice_id: value}
+        options[present.SEAT_CHOICES_KEY] = table
+        return None
+
+    @classmethod
+    def _set_own(
+        cls,
+        info: GameInfo,
+        mode: str,
+        options: dict[str, Any],
+        seats: list[SeatSpec],
+        actor: Actor,
+        value: str,
+    ) -> str | None:
+        """The players' own-seat menu: the clicking player's seat gets the value offered."""
+        lang = actor.lang
+        mine = [i for i, s in enumerate(seats) if s.user_id == actor.user_id]
+        if not mine:
+            return t(lang, "err.not_seated")
+        offered = {
+            v: (c, x)
+            for v, _, _, c, x in present.own_seat_entries(info, mode, options, seats, "en")
+        }
+        if value not in offered:
+            return t(lang, "err.not_offered")
+        choice_id, value_id = offered[value]
+        return cls._put_choice(info, mode, options, seats, mine[0], choice_id, value_id, lang)
+
+    @classmethod
+    def _set_seat(
+        cls,
+        info: GameInfo,
+        mode: str,
+        options: dict[str, Any],
+        seats: list[SeatSpec],
+        value: str,
+        lang: str,
+    ) -> str | None:
+        """The host's seat menu: an AI seat's level, a seat's choice, or which seat to show."""
+        offered = {
+            v: x for v, _, _, x in present.host_seat_entries(info, mode, options, seats, "en")
+        }
+        setting = offered.get(value)
+        if setting is None:
+            return t(lang, "err.not_offered")
+        if isinstance(setting, present.FocusSetting):
+            options[present.SEAT_FOCUS_KEY] = setting.seat
+            return None
+        if setting.choice == present.LEVEL:
+            seats[setting.seat] = seats[setting.seat].model_copy(update={"ai_level": setting.value})
+            return None
+        return cls._put_choice(
+            info, mode, options, seats, setting.seat, setting.choice, setting.value, lang
+        )
 
     @staticmethod
     def _set_option(
@@ -294,8 +381,10 @@ class LobbyMixin(ApplyMixin):
     async def _start(self, live: Live, actor: Actor) -> Reply:
         rec = live.rec
         try:
+            info = get_game(rec.game).info
+            seats = present.seats_for_start(info, rec.mode, rec.options, rec.seats)
             match = Match.create(
-                rec.game, rec.seats, new_seed(), rec.mode, present.game_options(rec.options)
+                rec.game, seats, new_seed(), rec.mode, present.game_options(rec.options)
             )
         except IllegalDecision as exc:
             return Reply.say(exc.reason.get(actor.lang))
@@ -318,7 +407,7 @@ class LobbyMixin(ApplyMixin):
                 Embed(
                     title=t(lang, "start.title", game=info.names.get(lang), mid=rec.id),
                     description="\n".join(
-                        present.seat_line(i, s, lang) for i, s in enumerate(match.seats)
+                        present.seat_line(i, s, lang, info) for i, s in enumerate(match.seats)
                     ),
                     colour=present.COLOUR,
                     fields=[

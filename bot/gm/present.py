@@ -12,6 +12,7 @@ from typing import Any
 from bot.engine import Decision, GameInfo, Match, OptionSpec, SeatSpec
 from bot.engine.events import AnyEvent
 from bot.engine.registry import get_game
+from bot.engine.seating import SeatChoice, active_choices
 from bot.engine.vocabulary import LevelInfo
 from bot.gm import timers as tm
 from bot.gm.ids import Hand, lobby_id
@@ -24,6 +25,13 @@ CONTENT_CHUNK = 1900
 AI_LEVEL_KEY = "_ai_level"
 UPLOAD_NAME_KEY = "_upload_name"
 """The name of the file uploaded with ``/arena start`` (shown in the lobby)."""
+SEAT_CHOICES_KEY = "_seat_choices"
+"""Where the lobby keeps the seats' lobby choices, by seat (see :func:`seat_key`): the
+store keeps a lobby's seats without them, and a seat's index moves when someone leaves."""
+SEAT_FOCUS_KEY = "_seat_focus"
+"""The seat the host's seat menu shows, when every seat's values do not fit in it."""
+LEVEL = "_level"
+"""The host seat menu's entries that set an AI seat's level (not a game's choice id)."""
 
 
 def game_options(options: dict[str, Any]) -> dict[str, Any]:
@@ -49,11 +57,189 @@ def level_option(info: GameInfo) -> OptionSpec | None:
     return None
 
 
-def seat_line(i: int, seat: SeatSpec, lang: str) -> str:
+def level_name(info: GameInfo | None, level: str | None, lang: str) -> str | None:
+    """An AI level's name (the game's default level when ``level`` is None)."""
+    if info is None or not info.ai_levels:
+        return None
+    for lv in info.ai_levels:
+        if lv.id == level:
+            return lv.names.get(lang)
+    return info.ai_levels[0].names.get(lang) if level is None else level
+
+
+def seat_line(
+    i: int,
+    seat: SeatSpec,
+    lang: str,
+    info: GameInfo | None = None,
+    choices: list[tuple[SeatChoice, str | None]] | None = None,
+) -> str:
+    """``1. @Ann · Fighter: Agaric`` or ``2. 🤖 Robot 1 · Hard``: the AI level of an AI seat
+    and the seat's lobby choices (``choices``: each with the value held, None: not yet)."""
     who = f"<@{seat.user_id}>" if seat.user_id is not None else f"🤖 {seat.name}"
     if seat.ai and seat.user_id is not None:
         who += " " + t(lang, "seat.autopilot")
-    return f"{i + 1}. {who}"
+    parts = [who]
+    if seat.ai and seat.user_id is None:
+        level = level_name(info, seat.ai_level, lang)
+        if level is not None and len(info.ai_levels if info else []) > 1:
+            parts.append(level)
+    for choice, value in choices or []:
+        held = choice.value(value)
+        shown = held.names.get(lang) if held else t(lang, "seat.choice_open")
+        parts.append(t(lang, "pair", name=choice.names.get(lang), value=shown))
+    return f"{i + 1}. " + " · ".join(parts)
+
+
+# --- per-seat lobby settings (AI level, the game's seat choices) -------------------------------
+def seat_key(seat: SeatSpec) -> str:
+    """A seat's lobby identity: its user, or its robot's name (indices move on a leave)."""
+    return f"u{seat.user_id}" if seat.user_id is not None else f"ai:{seat.name}"
+
+
+def seat_values(options: dict[str, Any], seats: list[SeatSpec]) -> list[dict[str, str]]:
+    """Each seat's lobby choices as the lobby holds them."""
+    held = options.get(SEAT_CHOICES_KEY) or {}
+    return [dict(held.get(seat_key(s)) or {}) for s in seats]
+
+
+def seat_choices(info: GameInfo, mode: str, options: dict[str, Any]) -> list[SeatChoice]:
+    """The game's seat choices that apply in this mode with these options."""
+    return active_choices(info.seat_choices, mode, game_options(options))
+
+
+def seats_for_start(
+    info: GameInfo, mode: str, options: dict[str, Any], seats: list[SeatSpec]
+) -> list[SeatSpec]:
+    """The seats as ``setup`` receives them: each with its applicable lobby choices."""
+    active = {c.id for c in seat_choices(info, mode, options)}
+    return [
+        s.model_copy(update={"choices": {k: v for k, v in vals.items() if k in active}})
+        for s, vals in zip(seats, seat_values(options, seats), strict=True)
+    ]
+
+
+def holder(seats: list[SeatSpec], values: list[dict[str, str]], choice: str, value: str) -> int:
+    """The seat holding ``value`` of ``choice`` (-1: none)."""
+    for i, v in enumerate(values):
+        if v.get(choice) == value:
+            return i
+    return -1
+
+
+@dataclass(frozen=True)
+class SeatSetting:
+    """Set seat ``seat``'s ``choice`` (a game's choice id, or :data:`LEVEL`) to ``value``."""
+
+    seat: int
+    choice: str
+    value: str
+
+
+@dataclass(frozen=True)
+class FocusSetting:
+    """Show seat ``seat``'s values in the host's seat menu."""
+
+    seat: int
+
+
+def _short(seat: SeatSpec, i: int) -> str:
+    return seat.name if seat.user_id is None else f"{i + 1}. {seat.name}"
+
+
+def _value_label(
+    choice: SeatChoice,
+    value_id: str,
+    seats: list[SeatSpec],
+    values: list[dict[str, str]],
+    lang: str,
+) -> tuple[str, str | None]:
+    """A value's menu label, and who holds it already (a unique choice)."""
+    v = choice.value(value_id)
+    assert v is not None
+    label = t(lang, "pair", name=choice.names.get(lang), value=v.names.get(lang))
+    owner = holder(seats, values, choice.id, value_id) if choice.unique else -1
+    note = t(lang, "seat.taken_by", who=seats[owner].name) if owner >= 0 else None
+    return label, note
+
+
+def host_seat_entries(
+    info: GameInfo, mode: str, options: dict[str, Any], seats: list[SeatSpec], lang: str
+) -> list[tuple[str, str, str | None, SeatSetting | FocusSetting]]:
+    """(value, label, description, what it does) of the host's seat menu, as offered.
+
+    Per seat: the AI level of an AI seat, and the game's choices the host may set for it
+    (every choice of an AI seat; a host-only one, such as a team, of any seat). When all
+    of them fit in one menu they are listed directly (one click); else the menu lists the
+    seats, and the values of the one the host picked (:data:`SEAT_FOCUS_KEY`).
+    """
+    choices = seat_choices(info, mode, options)
+    values = seat_values(options, seats)
+    levels = info.ai_levels if len(info.ai_levels) > 1 else []
+    per_seat: list[list[tuple[str, str, str | None, SeatSetting | FocusSetting]]] = []
+    for i, s in enumerate(seats):
+        robot = s.ai and s.user_id is None
+        rows: list[tuple[str, str, str | None, SeatSetting | FocusSetting]] = []
+        if robot:
+            for lv in levels:
+                mark = "✅ " if (s.ai_level or info.ai_levels[0].id) == lv.id else ""
+                rows.append(
+                    (
+                        f"s{i}:lv:{lv.id}",
+                        mark + t(lang, "lobby.seat_level", level=lv.names.get(lang)),
+                        lv.summary.get(lang) if lv.summary else None,
+                        SeatSetting(i, LEVEL, lv.id),
+                    )
+                )
+        for ci, c in enumerate(choices):
+            if not (robot or c.host_only):
+                continue
+            for vi, v in enumerate(c.values):
+                label, note = _value_label(c, v.id, seats, values, lang)
+                mark = "✅ " if values[i].get(c.id) == v.id else ""
+                rows.append((f"s{i}:c{ci}:{vi}", mark + label, note, SeatSetting(i, c.id, v.id)))
+        per_seat.append(rows)
+    if sum(len(r) for r in per_seat) <= 25:
+        return [
+            (value, clip(f"{_short(seats[i], i)} — {label}", 100), note, setting)
+            for i, rows in enumerate(per_seat)
+            for value, label, note, setting in rows
+        ]
+    editable = [i for i, rows in enumerate(per_seat) if rows]
+    focus = options.get(SEAT_FOCUS_KEY)
+    focus = focus if focus in editable else (editable[0] if editable else None)
+    out: list[tuple[str, str, str | None, SeatSetting | FocusSetting]] = [
+        (
+            f"f{i}",
+            ("✏️ " if i == focus else "▶ ") + t(lang, "lobby.seat_focus", seat=_short(seats[i], i)),
+            None,
+            FocusSetting(i),
+        )
+        for i in editable
+    ]
+    if focus is not None:
+        room = 25 - len(out)
+        out += [
+            (value, clip(f"{_short(seats[focus], focus)} — {label}", 100), note, setting)
+            for value, label, note, setting in per_seat[focus][:room]
+        ]
+    return out
+
+
+def own_seat_entries(
+    info: GameInfo, mode: str, options: dict[str, Any], seats: list[SeatSpec], lang: str
+) -> list[tuple[str, str, str | None, str, str]]:
+    """(value, label, description, choice id, value id) of the players' own-seat menu: the
+    values of every choice a player makes for their own seat (not a host-only one)."""
+    values = seat_values(options, seats)
+    out: list[tuple[str, str, str | None, str, str]] = []
+    for ci, c in enumerate(seat_choices(info, mode, options)):
+        if c.host_only:
+            continue
+        for vi, v in enumerate(c.values):
+            label, note = _value_label(c, v.id, seats, values, lang)
+            out.append((f"c{ci}:{vi}", label, note, c.id, v.id))
+    return out[:25]
 
 
 def _option_value_text(spec: OptionSpec, value: Any, lang: str) -> str:
@@ -192,7 +378,12 @@ def lobby_msg(
     info = get_game(game_id).info
     mode_info = info.mode(mode)
     counts = mode_info.player_counts
-    lines = [seat_line(i, s, lang) for i, s in enumerate(seats)] or ["—"]
+    choices = seat_choices(info, mode_info.id, options)
+    held = seat_values(options, seats)
+    lines = [
+        seat_line(i, s, lang, info, [(c, held[i].get(c.id)) for c in choices])
+        for i, s in enumerate(seats)
+    ] or ["—"]
     opts = []
     for spec in info.options:
         if spec.type in ("path", "text") or spec.id not in options:
@@ -281,7 +472,32 @@ def lobby_msg(
                 options=[SelectOption(label=label, value=value) for value, label in entries],
             )
         )
-    return Msg(embeds=[embed], rows=rows)
+    own = own_seat_entries(info, mode_info.id, options, seats, lang)
+    if own:
+        what = ", ".join(c.names.get(lang) for c in choices if not c.host_only)
+        rows.append(
+            Select(
+                custom_id=lobby_id(mid, "mine"),
+                placeholder=clip(t(lang, "lobby.mine_pick", what=what), 150),
+                options=[
+                    SelectOption(label=clip(label, 100), value=value, description=note)
+                    for value, label, note, _, _ in own
+                ],
+            )
+        )
+    host = host_seat_entries(info, mode_info.id, options, seats, lang)
+    if host:
+        rows.append(
+            Select(
+                custom_id=lobby_id(mid, "seat"),
+                placeholder=t(lang, "lobby.seat_pick"),
+                options=[
+                    SelectOption(label=label, value=value, description=note)
+                    for value, label, note, _ in host
+                ],
+            )
+        )
+    return Msg(embeds=[embed], rows=rows[:5])
 
 
 def _counts(counts: list[int], lang: str) -> str:
