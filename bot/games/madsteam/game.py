@@ -141,10 +141,16 @@ class Madsteam(Game[MSState, MSView]):
     def checkpoint(self, events: list[AnyEvent]) -> bool:
         return any(e.visible_to is None and e.type in CHECKPOINT_EVENTS for e in events)
 
-    def render(self, view: MSView, lang: str = "en") -> bytes:
+    def render(self, view: MSView, lang: str = "en", decision: Decision | None = None) -> bytes:
         from bot.games.madsteam.render import render_view
 
-        return render_view(view, lang)
+        return render_view(view, lang, decision)
+
+    def board_text(self, view: MSView, lang: str = "en") -> list[str]:
+        """Events, set-aside search cards, resources and objects' effects in words."""
+        from bot.games.madsteam.render import board_lines
+
+        return board_lines(view, lang)
 
     def ai_choose(
         self, state: MSState, decision: Decision, rnd: random.Random, level: str | None = None

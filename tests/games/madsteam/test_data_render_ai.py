@@ -59,7 +59,7 @@ def test_render_board_and_shelter_are_pngs() -> None:
         m.apply(m.ai_choice(d))
     public = Image.open(io.BytesIO(GAME.render(m.view(None), "fr")))
     mine = Image.open(io.BytesIO(GAME.render(m.view(0), "en")))
-    assert public.width == 1024 and mine.height > public.height  # the seat sees its shelter
+    assert 900 <= public.width <= 1024 and mine.height > public.height  # the seat sees its shelter
 
 
 def test_views_hide_the_setup_draw_of_others() -> None:

@@ -1,0 +1,87 @@
+"""Madsteam's image on a phone (issue 11 items 4 and 5): every text 28 px or more per
+1024 px of width, nothing cut, the places a hero may go marked with the buttons' labels,
+and another clan's set-up draw never drawn."""
+
+from __future__ import annotations
+
+from collections import Counter
+from functools import partial
+
+import pytest
+from pydantic import BaseModel
+
+from bot.engine import Match, SeatSpec
+from bot.engine.decisions import Decision
+from bot.games.madsteam.render import CELL_W
+from bot.render.fighters import plain, tag_lines
+from tests.support.drawn_text import phone_problems, recording
+
+
+def _match(n: int, seed: str) -> Match:
+    seats = [SeatSpec(name=f"Player with a long name {k}", ai=True) for k in range(n)]
+    return Match.create("madsteam", seats, seed)
+
+
+@pytest.mark.parametrize("n", [2, 4])
+def test_every_text_reads_on_a_phone(monkeypatch: pytest.MonkeyPatch, n: int) -> None:
+    m = _match(n, f"phone-{n}")
+    k = 0
+    checked = 0
+    while True:
+        if k % 25 == 0 or m.over:
+            lang = "fr" if checked % 2 else "en"
+            views: list[tuple[BaseModel, Decision | None]] = [(m.view(None), None)]
+            if m.pending():
+                d = max(m.pending(), key=lambda x: len(x.options))
+                views.append((m.view(d.seat), d))
+            for view, decision in views:
+                bad, _ = phone_problems(monkeypatch, partial(m.game.render, view, lang, decision))
+                assert not bad, bad[:5]
+                checked += 1
+        if m.over:
+            break
+        m.apply(m.ai_choice(m.pending()[0]))
+        k += 1
+    assert checked >= 10
+
+
+def test_a_move_prompt_marks_each_place_with_its_buttons_labels(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    m = _match(3, "phone-marks")
+    while not any(d.kind == "move" for d in m.pending()):
+        m.apply(m.ai_choice(m.pending()[0]))
+    d = next(d for d in m.pending() if d.kind == "move")
+    view = m.view(d.seat)
+    with recording(monkeypatch) as marked:
+        m.game.render(view, "fr", d)
+    with recording(monkeypatch) as bare:
+        m.game.render(view, "fr")
+    extra = Counter(t for t, _ in marked) - Counter(t for t, _ in bare)
+    assert d.options
+    for opt in d.options:
+        for line in tag_lines([plain(opt.label.fr)], CELL_W - 20)[0]:
+            assert extra[line] >= 1, (line, opt.label.fr)
+
+
+def test_another_clans_setup_draw_is_never_drawn(monkeypatch: pytest.MonkeyPatch) -> None:
+    m = _match(2, "phone-secret")
+    while not any(p.drawn for p in m.view(0).players):  # type: ignore[attr-defined]
+        m.apply(m.ai_choice(m.pending()[0]))
+    drawn = {o.name.en for o in m.view(0).players[0].drawn}  # type: ignore[attr-defined]
+    drawn |= {o.name.fr for o in m.view(0).players[0].drawn}  # type: ignore[attr-defined]
+    assert drawn
+    with recording(monkeypatch) as texts:
+        m.game.render(m.view(None), "en")
+        m.game.render(m.view(None), "fr")
+    assert not any(name in t for t, _ in texts for name in drawn)
+
+
+def test_board_text_gives_events_resources_and_objects_in_each_language() -> None:
+    m = _match(3, "phone-text")
+    for _ in range(80):
+        m.apply(m.ai_choice(m.pending()[0]))
+    en = m.game.board_text(m.view(None), "en")
+    fr = m.game.board_text(m.view(None), "fr")
+    assert en[0].startswith("Events in play") and fr[0].startswith("Événements en jeu")
+    assert sum("Player with a long name" in ln for ln in en) == 3
