@@ -2,7 +2,8 @@
 
 Option ids stay as they always were (``garde``, ``sol``, ``solpick``, ``fight``,
 ``pickup``, ``rest``, ``pass``, a direction, ``atk<seat>``, ``end``): decision
-logs store them.
+logs store them. Whole moves add ``m<hex>`` (``mC4``) and ``m<hex>a<seat>``
+(``mC4a1``: move to C4, then attack seat 1).
 """
 
 from __future__ import annotations
@@ -49,6 +50,18 @@ class Step(Args):
     """One hex of the move, to ``to``."""
 
     to: Hex
+
+
+class Move(Args):
+    """The whole rest of the move in one answer: along ``path`` (start excluded) to
+    ``to``, then, with ``target``, an attack on that adjacent fighter ("Bouger",
+    "Attaquer": move then attack). Applying it is exactly the single steps of
+    ``path`` (and the attack) one after the other."""
+
+    to: Hex
+    """The destination: the hex the renderer marks with this option's label."""
+    path: tuple[Hex, ...]
+    target: int | None = None
 
 
 class Attack(Args):

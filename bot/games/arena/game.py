@@ -20,6 +20,7 @@ from bot.games.arena.args import (
     EndTurn,
     Fight,
     GetUp,
+    Move,
     Pass,
     PickUp,
     Rest,
@@ -27,7 +28,7 @@ from bot.games.arena.args import (
     Step,
     TakePosture,
 )
-from bot.games.arena.board import CORNERS, DIRECTION_LABELS, SEAT_CORNERS, label, step
+from bot.games.arena.board import CORNERS, DIRECTION_LABELS, SEAT_CORNERS, Hex, label, step
 from bot.games.arena.postures import (
     POSTURE_EMOJI,
     POSTURE_NAMES,
@@ -40,6 +41,7 @@ from bot.games.arena.rules import (
     attack_targets,
     attack_values,
     begin_turn,
+    destinations,
     fighter,
     finish_turn,
     legal_steps,
@@ -107,6 +109,58 @@ COMPASS: list[tuple[str, int]] = [
     ("se", 2),
 ]
 """Direction buttons as a hex compass: (direction, button row)."""
+
+
+STEP_GROUP = Text(fr="👣 Pas à pas", en="👣 Step by step")
+"""The single steps: to attack on the way, or to choose the path hex by hex."""
+STEP_HINT = Text(
+    fr="Une case = tout le déplacement jusqu'à elle. « Pas à pas » : une case à la fois, "
+    "pour attaquer en chemin.",
+    en="A hex = the whole move to it. “Step by step”: one hex at a time, to attack on the way.",
+)
+
+
+def _attack_option(f: Fighter, t: Fighter) -> Option:
+    """Attack ``t`` from here (buttons show the dice and the wound of a hit)."""
+    atk, dfn = attack_values(f, t)
+    hurt = wound(f, t)
+    return Option(
+        id=f"atk{t.seat}",
+        args=Attack(target=t.seat),
+        label=Text(
+            fr=f"Attaquer {t.name} en {label(t.pos)}",
+            en=f"Attack {t.name} on {label(t.pos)}",
+        ),
+        detail=Text(
+            fr=f"{atk}🎲 contre {dfn}🎲, touché : -{hurt} PV ; {t.name} a {t.hp} PV",
+            en=f"{atk}🎲 vs {dfn}🎲, a hit: -{hurt} HP; {t.name} has {t.hp} HP",
+        ),
+        stats={"atk": atk, "def": dfn, "dmg": hurt, "hp": t.hp},
+        emoji="⚔️",
+        style="danger",
+        row=3,
+    )
+
+
+def _move_attack_option(f: Fighter, t: Fighter, dest: Hex, path: list[Hex]) -> Option:
+    """Move to ``dest``, then attack ``t`` next to it: the book's "bouger puis attaquer"."""
+    atk, dfn = attack_values(f, t)
+    hurt = wound(f, t)
+    name = label(dest)
+    return Option(
+        id=f"m{name}a{t.seat}",
+        args=Move(to=dest, path=tuple(path), target=t.seat),
+        label=Text(fr=f"{name} ⚔ {t.name}", en=f"{name} ⚔ {t.name}"),
+        detail=Text(
+            fr=f"Aller en {name}, puis attaquer {t.name} en {label(t.pos)} : {atk}🎲 contre "
+            f"{dfn}🎲, touché : -{hurt} PV ; {t.name} a {t.hp} PV",
+            en=f"Go to {name}, then attack {t.name} on {label(t.pos)}: {atk}🎲 vs {dfn}🎲, "
+            f"a hit: -{hurt} HP; {t.name} has {t.hp} HP",
+        ),
+        stats={"atk": atk, "def": dfn, "dmg": hurt, "hp": t.hp},
+        emoji="⚔️",
+        style="danger",
+    )
 
 
 def _stats_text(move: int, atk: int, dfn: int) -> Text:
@@ -356,7 +410,31 @@ class ArenaGame(Game[ArenaState, ArenaView]):
         )
 
     def _fight_options(self, state: ArenaState, turn: Turn, f: Fighter) -> list[Option]:
+        """Attacks from here, then the whole destinations (each alone, then each with
+        an attack on a fighter next to it), then the single steps in a group (to
+        attack on the way, book "bouger-attaquer-finir son mouvement"), then "End"."""
         options: list[Option] = []
+        may_attack = not turn.attacked
+        if may_attack:
+            options += [_attack_option(f, t) for t in attack_targets(state, f.seat)]
+        for dest, path in destinations(state, turn).items():
+            name = label(dest)
+            options.append(
+                Option(
+                    id=f"m{name}",
+                    label=Text(fr=name, en=name),
+                    args=Move(to=dest, path=tuple(path)),
+                    detail=Text(
+                        fr=f"Aller en {name}, puis fin du tour",
+                        en=f"Go to {name}, then end the turn",
+                    ),
+                    emoji="👣",
+                    style="primary",
+                )
+            )
+            if may_attack:
+                for t in attack_targets(state, f.seat, dest):
+                    options.append(_move_attack_option(f, t, dest, path))
         # Laid out like a hex compass (NW NE / W E / SW SE); the stat names the hex.
         legal = set(legal_steps(state, turn))
         for d, row in COMPASS:
@@ -369,32 +447,11 @@ class ArenaGame(Game[ArenaState, ArenaView]):
                     id=d,
                     label=Text(fr=f"{lab.fr} {label(dest)}", en=f"{lab.en} {label(dest)}"),
                     args=Step(to=dest),
+                    group=STEP_GROUP,
                     stats={"to": label(dest)},
                     row=row,
                 )
             )
-        if not turn.attacked:
-            for t in attack_targets(state, f.seat):
-                atk, dfn = attack_values(f, t)
-                hurt = wound(f, t)
-                options.append(
-                    Option(
-                        id=f"atk{t.seat}",
-                        args=Attack(target=t.seat),
-                        label=Text(
-                            fr=f"Attaquer {t.name} en {label(t.pos)}",
-                            en=f"Attack {t.name} on {label(t.pos)}",
-                        ),
-                        detail=Text(
-                            fr=f"{atk}🎲 contre {dfn}🎲, touché : -{hurt} PV ; {t.name} a {t.hp} PV",
-                            en=f"{atk}🎲 vs {dfn}🎲, a hit: -{hurt} HP; {t.name} has {t.hp} HP",
-                        ),
-                        stats={"atk": atk, "def": dfn, "dmg": hurt, "hp": t.hp},
-                        emoji="⚔️",
-                        style="danger",
-                        row=3,
-                    )
-                )
         if self._may_end(state, turn, f):
             options.append(
                 Option(
@@ -447,6 +504,7 @@ class ArenaGame(Game[ArenaState, ArenaView]):
             options=self._fight_options(state, turn, f),
             subject=f.name,
             timing="action",
+            hint=STEP_HINT if rem > 0 else None,
         )
 
     # --- applying ------------------------------------------------------------------
@@ -503,24 +561,19 @@ class ArenaGame(Game[ArenaState, ArenaView]):
                 )
                 finish_turn(state, "pass", None, ctx)
             case Step(to=to):
-                turn.choices += 1
-                f.pos = to
-                turn.path.append(f.pos)
-                ctx.emit(
-                    "step",
-                    Text(fr=f"{f.name} → {label(f.pos)}", en=f"{f.name} → {label(f.pos)}"),
-                    seat=f.seat,
-                    hex=list(f.pos),
-                )
+                self._step(turn, f, to, ctx)
                 self._maybe_finish_fight(state, turn, f, ctx)
-            case Attack(target=target):
-                turn.choices += 1
-                turn.attack = resolve_attack(state, f.seat, target, ctx)
-                turn.attacked = True
-                if len(living(state)) == 1:
+            case Move(path=path, target=target):
+                # Exactly the single steps, then the attack or the end of the turn,
+                # with the same events and decision numbering.
+                for to in path:
+                    self._step(turn, f, to, ctx)
+                if target is None:
                     self._finish_fight(state, turn, ctx)
-                    return
-                self._maybe_finish_fight(state, turn, f, ctx)
+                else:
+                    self._attack(state, turn, f, target, ctx)
+            case Attack(target=target):
+                self._attack(state, turn, f, target, ctx)
             case EndTurn():
                 turn.choices += 1
                 self._finish_fight(state, turn, ctx)
@@ -528,6 +581,29 @@ class ArenaGame(Game[ArenaState, ArenaView]):
                 raise IllegalDecision(
                     Text(fr="Ce choix n'est pas permis.", en="That choice is not allowed.")
                 )
+
+    @staticmethod
+    def _step(turn: Turn, f: Fighter, to: Hex, ctx: Ctx) -> None:
+        """One hex of the move ("Bouger")."""
+        turn.choices += 1
+        f.pos = to
+        turn.path.append(f.pos)
+        ctx.emit(
+            "step",
+            Text(fr=f"{f.name} → {label(f.pos)}", en=f"{f.name} → {label(f.pos)}"),
+            seat=f.seat,
+            hex=list(f.pos),
+        )
+
+    def _attack(self, state: ArenaState, turn: Turn, f: Fighter, target: int, ctx: Ctx) -> None:
+        """The turn's one attack ("Attaquer"); the match ends at once on the last knock-out."""
+        turn.choices += 1
+        turn.attack = resolve_attack(state, f.seat, target, ctx)
+        turn.attacked = True
+        if len(living(state)) == 1:
+            self._finish_fight(state, turn, ctx)
+            return
+        self._maybe_finish_fight(state, turn, f, ctx)
 
     @staticmethod
     def _stay_down(turn: Turn, f: Fighter, ctx: Ctx) -> None:
@@ -662,7 +738,8 @@ class ArenaGame(Game[ArenaState, ArenaView]):
         return any(e.type in ("turn_end", "match_end") for e in events)
 
     def parse_option(self, state: ArenaState, decision: Decision, text: str) -> str | None:
-        """Typed moves: an option id or label, or the name of the hex a step reaches (``D5``)."""
+        """Typed moves: an option id or label (a destination's label is its hex,
+        ``D5``), or the name of the hex a step reaches."""
         found = super().parse_option(state, decision, text)
         if found is not None:
             return found
@@ -677,10 +754,10 @@ class ArenaGame(Game[ArenaState, ArenaView]):
         return state.model_copy(deep=True)
 
     # --- presentation and AI -------------------------------------------------------
-    def render(self, view: ArenaView, lang: str = "en") -> bytes:
+    def render(self, view: ArenaView, lang: str = "en", decision: Decision | None = None) -> bytes:
         from bot.games.arena.render import render_board
 
-        return render_board(view, lang)
+        return render_board(view, lang, decision)
 
     def ai_choose(
         self, state: ArenaState, decision: Decision, rnd: random.Random, level: str | None = None

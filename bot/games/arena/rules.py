@@ -9,7 +9,18 @@ from pydantic import BaseModel
 from bot.engine.events import AnyEvent, RollEvent
 from bot.engine.game import Ctx
 from bot.engine.text import Text
-from bot.games.arena.board import Hex, adjacent, label, longest_path, neighbours, on_board, step
+from bot.games.arena.board import (
+    HEXES,
+    Hex,
+    adjacent,
+    distance,
+    label,
+    longest_path,
+    neighbours,
+    on_board,
+    paths,
+    step,
+)
 from bot.games.arena.postures import (
     MAX_HP,
     POSTURE_NAMES,
@@ -113,24 +124,51 @@ def remaining_steps(turn: Turn) -> int:
     return turn.required - (len(turn.path) - 1)
 
 
+def destinations(state: ArenaState, turn: Turn) -> dict[Hex, list[Hex]]:
+    """Every hex where the rest of the move can end, each with the path taken there
+    (start excluded), in board order.
+
+    The same rules as :func:`legal_steps` ("Bouger": exactly the remaining hexes,
+    never through or onto another pawn, never twice on one hex): each hex of such
+    a path is a legal step when it is taken. Movement has no other effect in the
+    book (no terrain, no zone of control), so where several paths reach the same
+    hex, the one hugging the straight line is taken (the first such, in the board's
+    direction order): the path is only drawn.
+    """
+    f = fighter(state, turn.seat)
+    remaining = remaining_steps(turn)
+    if remaining <= 0 or f.down:
+        return {}
+    blocked = blocked_hexes(state, turn.seat) | set(turn.path)
+    best: dict[Hex, tuple[int, list[Hex]]] = {}
+    for p in paths(f.pos, blocked, remaining):
+        end = p[-1]
+        bend = sum(distance(h, f.pos) + distance(h, end) for h in p[:-1])
+        if end not in best or bend < best[end][0]:
+            best[end] = (bend, p)
+    return {h: best[h][1] for h in HEXES if h in best}
+
+
 # --- attack ------------------------------------------------------------------------
 
 
-def targets(state: ArenaState, seat: int) -> list[Fighter]:
-    """Opponents on an adjacent hex ("le combattant doit se placer sur une case adjacente")."""
+def targets(state: ArenaState, seat: int, at: Hex | None = None) -> list[Fighter]:
+    """Opponents on a hex adjacent to ``at`` (its own hex by default): "le
+    combattant doit se placer sur une case adjacente"."""
     f = fighter(state, seat)
-    return [e for e in standing_enemies(state, seat) if adjacent(e.pos, f.pos)]
+    where = f.pos if at is None else at
+    return [e for e in standing_enemies(state, seat) if adjacent(e.pos, where)]
 
 
-def attack_targets(state: ArenaState, seat: int) -> list[Fighter]:
-    """The opponents this fighter may attack now: adjacent ones, and only if its
-    attack is at least 1 die. RULINGS: a fighter whose attack is 0 dice (en garde)
-    is offered no attack, so it can neither hit, be disarmed by it, nor cancel a
-    neighbour's rest with it."""
+def attack_targets(state: ArenaState, seat: int, at: Hex | None = None) -> list[Fighter]:
+    """The opponents this fighter may attack now (or once on ``at``): adjacent ones,
+    and only if its attack is at least 1 die. RULINGS: a fighter whose attack is 0
+    dice (en garde) is offered no attack, so it can neither hit, be disarmed by it,
+    nor cancel a neighbour's rest with it."""
     f = fighter(state, seat)
     if attack_dice(f.posture, f.down, f.disarmed) == 0:
         return []
-    return targets(state, seat)
+    return targets(state, seat, at)
 
 
 def attack_values(attacker: Fighter, defender: Fighter) -> tuple[int, int]:

@@ -60,5 +60,12 @@ def offered(state: ArenaState) -> list[str]:
     return option_ids(GAME.pending(state)[0])
 
 
+def steps(state: ArenaState) -> list[str]:
+    """The single-step options (the "step by step" group), in compass order."""
+    from bot.games.arena.args import Step
+
+    return [o.id for o in GAME.pending(state)[0].options if isinstance(o.args, Step)]
+
+
 def kind(state: ArenaState) -> str:
     return GAME.pending(state)[0].kind

@@ -6,9 +6,10 @@ from __future__ import annotations
 import pytest
 
 from bot.engine.events import RollEvent
+from bot.games.arena.args import Attack, Move
 from bot.games.arena.postures import ATTACK, DEFENCE, POSTURES, damage, disarmed
 from bot.games.arena.rules import resolve_attack
-from tests.games.arena.helpers import GAME, arrange, offered, play
+from tests.games.arena.helpers import GAME, arrange, offered, play, steps
 from tests.support.dice import ScriptedCtx
 
 FAR = (-3, 3)
@@ -112,7 +113,13 @@ def test_move_then_attack() -> None:
 def test_attack_then_move() -> None:
     state = arrange([(0, 0), (1, 0), FAR], f1={"posture": "agressive"})
     play(state, 0, "balancee", "atk1", dice=[1, 1, 6])
-    assert state.turn.seat == 0 and set(offered(state)) <= {"ne", "nw", "w", "sw", "se"}
+    assert state.turn.seat == 0 and set(steps(state)) <= {"ne", "nw", "w", "sw", "se"}
+    attacks = [
+        o
+        for o in GAME.pending(state)[0].options
+        if isinstance(o.args, Attack) or (isinstance(o.args, Move) and o.args.target is not None)
+    ]
+    assert attacks == []  # one attack a turn
     play(state, 0, "w", "w")
     assert state.fighters[0].pos == (-2, 0) and state.turn.seat == 1
     assert state.last.path == [(0, 0), (-1, 0), (-2, 0)]

@@ -8,7 +8,7 @@ import pytest
 
 from bot.games.arena.board import DIRECTIONS, longest_path, neighbours, step
 from bot.games.arena.rules import blocked_hexes, legal_steps, remaining_steps
-from tests.games.arena.helpers import GAME, arrange, kind, offered, play
+from tests.games.arena.helpers import GAME, arrange, kind, offered, play, steps
 
 FAR = (-3, 3)
 
@@ -22,9 +22,9 @@ def test_posture_sets_the_exact_number_of_hexes_to_cross() -> None:
         assert state.turn.required == length
         assert "end" not in offered(state)  # no stopping early
         for _ in range(length - 1):
-            play(state, 0, offered(state)[0])
+            play(state, 0, steps(state)[0])
             assert "end" not in offered(state)
-        play(state, 0, offered(state)[0])
+        play(state, 0, steps(state)[0])
         # Nobody adjacent and the move is complete: the turn is over.
         assert state.turn is not None and state.turn.seat == 1
         assert len(state.last.path) == length + 1
@@ -85,7 +85,16 @@ def test_longest_legal_path_when_the_exact_length_is_impossible() -> None:
     state = arrange(positions)
     play(state, 0, "dechainee")
     assert state.turn is not None and state.turn.required == 1
-    assert offered(state)[:1] == ["sw"]
+    assert steps(state) == ["sw"]
+    # The one destination, alone or with an attack on each neighbour there.
+    assert [o for o in offered(state) if o.startswith("m")] == [
+        "mB4",
+        "mB4a1",
+        "mB4a2",
+        "mB4a3",
+        "mB4a4",
+        "mB4a5",
+    ]
     play(state, 0, "sw")
     assert "end" in offered(state)  # opponents adjacent: may still attack or stop
 

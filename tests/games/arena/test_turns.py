@@ -209,6 +209,6 @@ def test_typed_hex_names_and_ids_map_to_options() -> None:
     assert GAME.parse_option(state, d, "Balancée") == "balancee"
     play(state, 0, "defensive")
     d = GAME.pending(state)[0]
-    assert GAME.parse_option(state, d, "d5") == "e"
+    assert GAME.parse_option(state, d, "d5") == "mD5"  # the destination D5, whole
     assert GAME.parse_option(state, d, "ne") == "ne"
     assert GAME.parse_option(state, d, "Z9") is None
