@@ -1,7 +1,8 @@
-"""Persistence: matches, seats, the decision log, messages, timers and preferences in SQLite.
+"""Persistence: matches, seats, the decision log, messages, timers and preferences
+(SQLite by default, PostgreSQL for several processes).
 
 Only the bot's I/O layer uses this package; the engine and the games never
-import it (nor aiosqlite). See ``docs/store.md`` for the schema and the
+import it (nor a database driver). See ``docs/store.md`` for the schema and the
 transaction discipline.
 """
 

@@ -1,16 +1,21 @@
-"""The match store: one SQLite file, accessed through aiosqlite.
+"""The match store: SQLite (one file, the default) or PostgreSQL (several bot processes).
 
 Transaction discipline (see ``docs/store.md``):
 
-- The connection runs in autocommit mode; every write is an explicit
-  ``BEGIN IMMEDIATE ... COMMIT`` taken under one asyncio lock, so two
-  coroutines never interleave statements inside each other's transaction and
-  the write lock is held from the first read that decides the write.
+- Every write is one transaction (``BEGIN IMMEDIATE`` on SQLite, under the
+  store's lock, so the write lock is held from the first read that decides
+  the write). The hot writes (a decision, a delivered post, a timer) are
+  batches: the whole transaction in one hop to the database thread, the lock
+  held for the statements' own time (:mod:`bot.store.backend`). Reads take
+  no lock: they see the last commit.
 - A decision and the snapshot it produced are written in ONE transaction
-  (:meth:`Store.commit_decision`). The Discord layer posts only after that
-  returns, so whatever players saw is always recoverable from the file.
-- The decision log is append-only (triggers refuse UPDATE/DELETE), and a
-  match's ``version`` always equals the ``seq`` of its last logged decision.
+  (:meth:`Store.commit_decision`), and only if the stored match is still at
+  the version the decision was built on (compare-and-swap: across processes
+  too). The Discord layer posts only after that returns, so whatever players
+  saw is always recoverable from the database.
+- The decision log is append-only (triggers refuse UPDATE/DELETE, except the
+  deletion of a pruned match's log), and a match's ``version`` always equals
+  the ``seq`` of its last logged decision.
 """
 
 from __future__ import annotations
@@ -19,19 +24,25 @@ import asyncio
 import contextlib
 import json
 import logging
-import sqlite3
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
-from contextlib import asynccontextmanager
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import EllipsisType
 from typing import Any, Literal
 
-import aiosqlite
-
 from bot.engine import Choice, Match, SeatSpec, Text
 from bot.engine.match import LOG_FORMAT, SNAPSHOT_FORMAT
+from bot.store.backend import (
+    Backend,
+    BatchRefused,
+    PostgresBackend,
+    Row,
+    SqliteBackend,
+    Stmt,
+    Tx,
+    is_postgres_url,
+)
 from bot.store.records import (
     ACTIVE_STATUSES,
     STATUSES,
@@ -46,9 +57,9 @@ from bot.store.records import (
     UserPrefs,
 )
 from bot.store.schema import (
-    APPEND_ONLY_TRIGGER_NAMES,
-    APPEND_ONLY_TRIGGERS,
+    append_only_triggers,
     current_version,
+    drop_append_only_triggers,
     migrate,
 )
 
@@ -180,40 +191,50 @@ class Store:
 
     def __init__(
         self,
-        db: aiosqlite.Connection,
+        backend: Backend,
         clock: Callable[[], float] = time.time,
-        checkpointer: aiosqlite.Connection | None = None,
         checkpoint_every: float = 1.0,
     ) -> None:
-        self._db = db
-        self._lock = asyncio.Lock()
+        self._backend = backend
         self._clock = clock
         self._between_statements: Callable[[], Awaitable[None]] | None = None
-        """Test hook: awaited inside :meth:`commit_decision` between the log insert and the
-        snapshot update, to prove a crash there leaves the old state or the new, never a mix."""
-        self._ckpt_db = checkpointer
-        self._writes_since_checkpoint = 0
+        """Test hook: awaited inside :meth:`commit_decision` between the version swap and
+        the log insert, to prove a crash there leaves the old state or the new, never a mix
+        (the commit then runs statement by statement instead of in one hop)."""
         self.checkpoints = 0
-        """Background WAL checkpoints done so far (for tests and diagnostics)."""
+        """Background WAL checkpoints done so far (SQLite; for tests and diagnostics)."""
         self._ckpt_task: asyncio.Task[None] | None = None
-        if checkpointer is not None:
+        if isinstance(backend, SqliteBackend) and backend.target != ":memory:":
             self._ckpt_task = asyncio.create_task(
-                self._checkpoint_loop(checkpoint_every), name="store-wal-checkpoint"
+                self._checkpoint_loop(backend, checkpoint_every), name="store-wal-checkpoint"
             )
+
+    @property
+    def backend(self) -> Backend:
+        """The database under the store (its dialect, counters; raw access for tests)."""
+        return self._backend
+
+    @property
+    def shared(self) -> bool:
+        """Whether other bot processes may write the same database (PostgreSQL): the game
+        master then checks a match's stored version before deciding on its copy."""
+        return self._backend.dialect == "postgres"
 
     # --- opening ---------------------------------------------------------------------
     @classmethod
     async def open(
         cls,
-        path: str | Path,
+        target: str | Path,
         *,
         synchronous: Synchronous = "NORMAL",
         clock: Callable[[], float] = time.time,
         checkpoint_every: float = 1.0,
+        pool_size: int = 8,
     ) -> Store:
-        """Open (creating it and its parent directories if needed) and migrate.
+        """Open and migrate: a SQLite file path (created with its parent directories if
+        needed) or a ``postgresql://`` URL (``ARENA_DATABASE_URL``).
 
-        ``journal_mode=WAL``: readers never block the writer and a commit is
+        SQLite: ``journal_mode=WAL``: readers never block the writer and a commit is
         one sequential append to the WAL file. ``synchronous=NORMAL``: in WAL
         mode this still never corrupts the database and a committed
         transaction survives a crash of the bot process (the WAL is written
@@ -226,35 +247,41 @@ class Store:
         cannot point at a match that does not exist.
 
         WAL checkpoints (copying the WAL back into the database, with an
-        fsync) run every ``checkpoint_every`` seconds on a second connection,
+        fsync) run every ``checkpoint_every`` seconds on a third connection,
         off the commit path: SQLite's automatic checkpoint would otherwise run
         inside whichever decision commit crosses 1,000 WAL pages and make it
         100+ ms slow. The automatic one stays as a backstop at 10,000 pages.
+
+        PostgreSQL: a pool of ``pool_size`` connections; durability and
+        concurrency are the server's (a decision commit is a compare-and-swap on
+        the match's version, so two processes never both apply one).
         """
-        p = Path(path)
-        memory = str(path) == ":memory:"
-        if not memory:
-            p.parent.mkdir(parents=True, exist_ok=True)
-        db = await aiosqlite.connect(p, isolation_level=None)
-        ckpt: aiosqlite.Connection | None = None
+        backend: Backend
+        if is_postgres_url(target):
+            backend = await PostgresBackend.open(str(target), pool_size=pool_size)
+        else:
+            memory = str(target) == ":memory:"
+            backend = await SqliteBackend.open(
+                target,
+                [
+                    "PRAGMA journal_mode=WAL",
+                    f"PRAGMA synchronous={synchronous}",
+                    "PRAGMA foreign_keys=ON",
+                    "PRAGMA busy_timeout=5000",
+                    *([] if memory else ["PRAGMA wal_autocheckpoint=10000"]),
+                ],
+                [
+                    f"PRAGMA synchronous={synchronous}",
+                    "PRAGMA foreign_keys=ON",
+                    "PRAGMA busy_timeout=5000",
+                ],
+            )
         try:
-            db.row_factory = aiosqlite.Row
-            await db.execute("PRAGMA journal_mode=WAL")
-            await db.execute(f"PRAGMA synchronous={synchronous}")
-            await db.execute("PRAGMA foreign_keys=ON")
-            await db.execute("PRAGMA busy_timeout=5000")
-            await migrate(db)
-            if not memory:
-                await db.execute("PRAGMA wal_autocheckpoint=10000")
-                ckpt = await aiosqlite.connect(p, isolation_level=None)
-                await ckpt.execute(f"PRAGMA synchronous={synchronous}")
-                await ckpt.execute("PRAGMA busy_timeout=5000")
+            await migrate(backend)
         except BaseException:
-            if ckpt is not None:
-                await ckpt.close()
-            await db.close()
+            await backend.close()
             raise
-        return cls(db, clock, ckpt, checkpoint_every)
+        return cls(backend, clock, checkpoint_every)
 
     async def close(self) -> None:
         if self._ckpt_task is not None:
@@ -262,49 +289,31 @@ class Store:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._ckpt_task
             self._ckpt_task = None
-        if self._ckpt_db is not None:
-            await self._ckpt_db.close()
-            self._ckpt_db = None
-        async with self._lock:
-            await self._db.close()
+        await self._backend.close()
 
-    async def _checkpoint_loop(self, every: float) -> None:
-        """PASSIVE checkpoints: they never wait for, nor block, the writer."""
-        assert self._ckpt_db is not None
+    async def _checkpoint_loop(self, backend: SqliteBackend, every: float) -> None:
+        """PASSIVE checkpoints, only after writes: they never wait for, nor block, the writer."""
+        seen = backend.writes
         while True:
             await asyncio.sleep(every)
-            if self._writes_since_checkpoint == 0:
+            if backend.writes == seen:
                 continue
-            self._writes_since_checkpoint = 0
-            try:
-                await self._ckpt_db.execute("PRAGMA wal_checkpoint(PASSIVE)")
-            except sqlite3.Error:
-                continue  # busy or I/O trouble: the next round (or the backstop) retries
-            self.checkpoints += 1
+            seen = backend.writes
+            if await backend.checkpoint():  # busy: the next round (or the backstop) retries
+                self.checkpoints += 1
 
     async def schema_version(self) -> int:
-        async with self._lock:
-            return await current_version(self._db)
+        async with self._backend.read() as db:
+            return await current_version(db)
 
     # --- transactions ----------------------------------------------------------------
-    @asynccontextmanager
-    async def _write(self) -> AsyncIterator[aiosqlite.Connection]:
-        """``BEGIN IMMEDIATE`` ... ``COMMIT``, or ``ROLLBACK`` on any exception."""
-        async with self._lock:
-            await self._db.execute("BEGIN IMMEDIATE")
-            try:
-                yield self._db
-            except BaseException:
-                if self._db.in_transaction:  # SQLite may already have rolled back (disk full...)
-                    await self._db.execute("ROLLBACK")
-                raise
-            await self._db.execute("COMMIT")
-            self._writes_since_checkpoint += 1
+    def _write(self) -> contextlib.AbstractAsyncContextManager[Tx]:
+        """One transaction (``BEGIN IMMEDIATE`` on SQLite), rolled back on any exception."""
+        return self._backend.write()
 
-    @asynccontextmanager
-    async def _read(self) -> AsyncIterator[aiosqlite.Connection]:
-        async with self._lock:
-            yield self._db
+    def _read(self) -> contextlib.AbstractAsyncContextManager[Tx]:
+        """Reads of committed data, without the write lock."""
+        return self._backend.read()
 
     # --- matches ---------------------------------------------------------------------
     async def create_lobby(
@@ -322,10 +331,10 @@ class Store:
         """A new match in status ``lobby``; returns its id."""
         now = self._clock()
         async with self._write() as db:
-            cur = await db.execute(
+            row = await db.fetchone(
                 "INSERT INTO matches (guild_id, channel_id, thread_id, host_id, game, mode, "
                 "options, status, locale, created_at, updated_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?)",
+                "VALUES (?, ?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?) RETURNING id",
                 (
                     guild_id,
                     channel_id,
@@ -339,9 +348,8 @@ class Store:
                     now,
                 ),
             )
-            match_id = cur.lastrowid
-        assert match_id is not None
-        return match_id
+        assert row is not None
+        return int(row["id"])
 
     async def update_lobby(
         self,
@@ -455,34 +463,16 @@ class Store:
         option, answer = _answer_columns(choice)
         over = match.over
         now = self._clock()
-        async with self._write() as db:
-            # The version check is part of the insert: one round trip on the common path.
-            # A match still logged in format 1 takes no new choice before load_match upgraded it.
-            cur = await db.execute(
-                "INSERT INTO decisions (match_id, seq, seat, key, option, answer, by_ai, "
-                "created_at) SELECT ?, ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM matches "
-                "WHERE id = ? AND status = 'live' AND version = ? AND log_format = ?)",
-                (
-                    match_id,
-                    match.version,
-                    choice.seat,
-                    choice.key,
-                    option,
-                    answer,
-                    int(by_ai),
-                    now,
-                    match_id,
-                    match.version - 1,
-                    LOG_FORMAT,
-                ),
-            )
-            if cur.rowcount != 1:
-                await self._raise_commit_conflict(db, match_id, match.version)
-            if self._between_statements is not None:
-                await self._between_statements()
-            await db.execute(
+        stmts = [
+            # The compare-and-swap: the stored match must still be live at the version this
+            # decision was built on. On Postgres the row stays locked until COMMIT, so a
+            # second process committing the same version waits, then finds none (issue 15).
+            # A match still logged in format 1 takes no new choice before load_match
+            # upgraded it.
+            Stmt(
                 "UPDATE matches SET snapshot = ?, version = ?, updated_at = ?, status = ?, "
-                "finished_at = ? WHERE id = ?",
+                "finished_at = ? WHERE id = ? AND status = 'live' AND version = ? "
+                "AND log_format = ?",
                 (
                     snapshot,
                     match.version,
@@ -490,23 +480,54 @@ class Store:
                     "finished" if over else "live",
                     now if over else None,
                     match_id,
+                    match.version - 1,
+                    LOG_FORMAT,
                 ),
+                expect=1,
+            ),
+            Stmt(
+                "INSERT INTO decisions (match_id, seq, seat, key, option, answer, by_ai, "
+                "created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (match_id, match.version, choice.seat, choice.key, option, answer, int(by_ai), now),
+            ),
+        ]
+        if over:
+            stmts.append(Stmt("DELETE FROM deadlines WHERE match_id = ?", (match_id,)))
+            timers = []
+        else:  # the answered decision's timer is done (re-armed below if asked again)
+            stmts.append(
+                Stmt("DELETE FROM deadlines WHERE match_id = ? AND key = ?", (match_id, choice.key))
             )
-            if over:
-                await db.execute("DELETE FROM deadlines WHERE match_id = ?", (match_id,))
-                timers = []
-            else:  # the answered decision's timer is done (re-armed below if asked again)
-                await db.execute(
-                    "DELETE FROM deadlines WHERE match_id = ? AND key = ?", (match_id, choice.key)
-                )
-            await self._insert_notices(db, match_id, match.version, pending_notices, now)
-            await self._write_public(
-                db, match_id, match.version, entries, public_state, timers, now
-            )
+        stmts += self._notice_stmts(match_id, match.version, pending_notices, now)
+        stmts += self._public_stmts(match_id, match.version, entries, public_state, timers, now)
+        hook = self._between_statements
+        try:
+            if hook is None:
+                await self._backend.batch(stmts)  # one transaction, one hop
+                return
+            async with self._write() as db:
+                await self._run(db, stmts[:1])
+                await hook()
+                await self._run(db, stmts[1:])
+        except BatchRefused:
+            async with self._read() as db:
+                await self._raise_commit_conflict(db, match_id, match.version)
+            raise StoreConflict(f"match {match_id} changed during the commit") from None
+
+    @staticmethod
+    async def _run(db: Tx, stmts: list[Stmt]) -> None:
+        """``stmts`` one by one inside the open transaction ``db`` (as a batch would)."""
+        for i, st in enumerate(stmts):
+            if st.many is not None:
+                await db.executemany(st.sql, st.many)
+                continue
+            count = await db.execute(st.sql, st.params)
+            if st.expect is not None and count != st.expect:
+                raise BatchRefused(i, count)
 
     async def _write_public(
         self,
-        db: aiosqlite.Connection,
+        db: Tx,
         match_id: int,
         version: int,
         entries: list[OutboxEntry],
@@ -515,28 +536,51 @@ class Store:
         now: float,
     ) -> None:
         """Outbox rows, public state and timers of a commit (inside its transaction)."""
+        await self._run(
+            db, self._public_stmts(match_id, version, entries, public_state, deadlines, now)
+        )
+
+    @staticmethod
+    def _public_stmts(
+        match_id: int,
+        version: int,
+        entries: list[OutboxEntry],
+        public_state: dict[str, Any] | None,
+        deadlines: list[tuple[str, int, float, float]],
+        now: float,
+    ) -> list[Stmt]:
+        stmts: list[Stmt] = []
         if entries:
-            await db.executemany(
-                "INSERT INTO outbox (match_id, version, kind, role, channel_id, payload, "
-                "created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [
-                    (match_id, version, e.kind, e.role, e.channel_id, _dumps(e.payload), now)
-                    for e in entries
-                ],
+            stmts.append(
+                Stmt(
+                    "INSERT INTO outbox (match_id, version, kind, role, channel_id, payload, "
+                    "created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    many=[
+                        (match_id, version, e.kind, e.role, e.channel_id, _dumps(e.payload), now)
+                        for e in entries
+                    ],
+                )
             )
         if public_state is not None:
-            await db.execute(
-                "UPDATE matches SET public_state = ? WHERE id = ?",
-                (_dumps(public_state), match_id),
+            stmts.append(
+                Stmt(
+                    "UPDATE matches SET public_state = ? WHERE id = ?",
+                    (_dumps(public_state), match_id),
+                )
             )
         if deadlines:
-            await db.executemany(
-                "INSERT INTO deadlines (match_id, key, seat, due_at, remind_at, reminded) "
-                "VALUES (?, ?, ?, ?, ?, 0) ON CONFLICT (match_id, key) DO UPDATE SET "
-                "seat = excluded.seat, due_at = excluded.due_at, "
-                "remind_at = excluded.remind_at, reminded = 0",
-                [(match_id, key, seat, due, remind) for key, seat, due, remind in deadlines],
+            stmts.append(
+                Stmt(
+                    "INSERT INTO deadlines (match_id, key, seat, due_at, remind_at, reminded) "
+                    "VALUES (?, ?, ?, ?, ?, 0) ON CONFLICT (match_id, key) DO UPDATE SET "
+                    "seat = excluded.seat, due_at = excluded.due_at, "
+                    "remind_at = excluded.remind_at, reminded = 0",
+                    many=[
+                        (match_id, key, seat, due, remind) for key, seat, due, remind in deadlines
+                    ],
+                )
             )
+        return stmts
 
     # --- outbox ----------------------------------------------------------------------
     async def add_public(
@@ -555,8 +599,7 @@ class Store:
         if not rows and public_state is None and not timers:
             return
         async with self._write() as db:
-            async with db.execute("SELECT version FROM matches WHERE id = ?", (match_id,)) as c:
-                row = await c.fetchone()
+            row = await db.fetchone("SELECT version FROM matches WHERE id = ?", (match_id,))
             if row is None:
                 raise KeyError(f"no match {match_id}")
             await self._write_public(
@@ -566,12 +609,11 @@ class Store:
     async def outbox(self, match_id: int, limit: int = 100) -> list[OutboxItem]:
         """Undelivered posts and edits of a match, in the order they must reach Discord."""
         async with self._read() as db:
-            async with db.execute(
+            rows = await db.fetchall(
                 "SELECT id, match_id, version, kind, role, channel_id, payload, message_id, "
                 "attempts FROM outbox WHERE match_id = ? AND delivered = 0 ORDER BY id LIMIT ?",
                 (match_id, limit),
-            ) as cur:
-                rows = await cur.fetchall()
+            )
         return [
             OutboxItem(
                 id=r["id"],
@@ -590,11 +632,11 @@ class Store:
     async def outbox_matches(self) -> list[int]:
         """Matches with undelivered outbox rows (an indexed scan), oldest row first."""
         async with self._read() as db:
-            async with db.execute(
+            rows = await db.fetchall(
                 "SELECT match_id, min(id) AS first FROM outbox WHERE delivered = 0 "
                 "GROUP BY match_id ORDER BY first"
-            ) as cur:
-                return [r["match_id"] for r in await cur.fetchall()]
+            )
+        return [r["match_id"] for r in rows]
 
     async def outbox_delivered(
         self, item: OutboxItem, message_id: int | None, role: str | None = None
@@ -603,48 +645,45 @@ class Store:
         dropped) and, with ``role``, make the new message ``message_id`` play that role,
         in the same transaction."""
         now = self._clock()
-        async with self._write() as db:
-            await db.execute(
+        stmts = [
+            Stmt(
                 "UPDATE outbox SET delivered = 1, delivered_at = ?, message_id = "
                 "coalesce(?, message_id), payload = NULL WHERE id = ?",
                 (now, message_id, item.id),
             )
-            if role is not None and message_id is not None:
-                await db.execute(
+        ]
+        if role is not None and message_id is not None:
+            stmts.append(
+                Stmt(
                     "INSERT INTO messages (match_id, role, channel_id, message_id, updated_at) "
                     "VALUES (?, ?, ?, ?, ?) ON CONFLICT (match_id, role) DO UPDATE SET "
                     "channel_id = excluded.channel_id, message_id = excluded.message_id, "
                     "updated_at = excluded.updated_at",
                     (item.match_id, role, item.channel_id, message_id, now),
                 )
+            )
+        await self._backend.batch(stmts)
 
     async def outbox_failed(self, item_id: int) -> int:
         """One more failed delivery attempt of an outbox row; the attempts so far."""
         async with self._write() as db:
             await db.execute("UPDATE outbox SET attempts = attempts + 1 WHERE id = ?", (item_id,))
-            async with db.execute("SELECT attempts FROM outbox WHERE id = ?", (item_id,)) as c:
-                row = await c.fetchone()
+            row = await db.fetchone("SELECT attempts FROM outbox WHERE id = ?", (item_id,))
         return int(row["attempts"]) if row else 0
 
     async def public_state(self, match_id: int) -> dict[str, Any] | None:
         """The game master's public state stored with the match's last commit, if any."""
         async with self._read() as db:
-            async with db.execute(
-                "SELECT public_state FROM matches WHERE id = ?", (match_id,)
-            ) as cur:
-                row = await cur.fetchone()
+            row = await db.fetchone("SELECT public_state FROM matches WHERE id = ?", (match_id,))
         if row is None or not row["public_state"]:
             return None
         value = json.loads(row["public_state"])
         return value if isinstance(value, dict) else None
 
-    async def _raise_commit_conflict(
-        self, db: aiosqlite.Connection, match_id: int, version: int
-    ) -> None:
-        async with db.execute(
+    async def _raise_commit_conflict(self, db: Tx, match_id: int, version: int) -> None:
+        row = await db.fetchone(
             "SELECT version, status, log_format FROM matches WHERE id = ?", (match_id,)
-        ) as c:
-            row = await c.fetchone()
+        )
         if row is None:
             raise StoreConflict(f"match {match_id} does not exist")
         if row["status"] != "live":
@@ -724,7 +763,7 @@ class Store:
         snapshot = _dumps(match.snapshot())
         now = self._clock()
         async with self._write() as db:
-            cur = await db.execute(
+            changed = await db.execute(
                 "UPDATE matches SET snapshot = ?, version = ?, log_format = ?, updated_at = ? "
                 "WHERE id = ? AND status = 'live' AND version = ? AND log_format = ?",
                 (
@@ -737,17 +776,17 @@ class Store:
                     record.log_format,
                 ),
             )
-            if cur.rowcount != 1:
+            if changed != 1:
                 raise StoreConflict(f"match {record.id} changed while it was being upgraded")
             if new != old:
-                for name in APPEND_ONLY_TRIGGER_NAMES:
-                    await db.execute(f"DROP TRIGGER {name}")
+                for sql in drop_append_only_triggers(db.dialect):
+                    await db.execute(sql)
                 await db.execute("DELETE FROM decisions WHERE match_id = ?", (record.id,))
                 for seq, entry in enumerate(log, start=1):
                     await self._insert_decision(
                         db, record.id, seq, entry.choice, entry.by_ai, entry.created_at
                     )
-                for sql in APPEND_ONLY_TRIGGERS:
+                for sql in append_only_triggers(db.dialect):
                     await db.execute(sql)
         _log.info(
             "match %s upgraded to log format %s (%s old decisions -> %s%s)",
@@ -786,10 +825,9 @@ class Store:
     async def _snapshot_text(self, match_id: int) -> str | None:
         """The stored snapshot JSON (unparsed) of a started match, with its log format."""
         async with self._read() as db:
-            async with db.execute(
+            row = await db.fetchone(
                 "SELECT snapshot, log_format FROM matches WHERE id = ?", (match_id,)
-            ) as cur:
-                row = await cur.fetchone()
+            )
         if row is None or row["snapshot"] is None:
             return None
         text: str = row["snapshot"]
@@ -799,10 +837,7 @@ class Store:
     async def _start_seats(self, record: MatchRecord) -> list[SeatSpec]:
         """The seats ``setup`` saw (``start_seats``); today's for a match stored without them."""
         async with self._read() as db:
-            async with db.execute(
-                "SELECT start_seats FROM matches WHERE id = ?", (record.id,)
-            ) as cur:
-                row = await cur.fetchone()
+            row = await db.fetchone("SELECT start_seats FROM matches WHERE id = ?", (record.id,))
         if row is not None and row["start_seats"] is not None:
             return [SeatSpec.model_validate(s) for s in json.loads(row["start_seats"])]
         return list(record.seats)
@@ -821,12 +856,11 @@ class Store:
 
     async def _decision_rows(self, match_id: int) -> list[dict[str, Any]]:
         async with self._read() as db:
-            async with db.execute(
+            rows = await db.fetchall(
                 "SELECT seq, seat, key, option, answer, by_ai, created_at FROM decisions "
                 "WHERE match_id = ? ORDER BY seq",
                 (match_id,),
-            ) as cur:
-                rows = await cur.fetchall()
+            )
         return [dict(r) for r in rows]
 
     async def decisions(self, match_id: int) -> list[Choice]:
@@ -869,10 +903,10 @@ class Store:
     async def active_ids(self) -> list[int]:
         """Ids of lobbies and live matches, oldest first (the partial index, no parsing)."""
         async with self._read() as db:
-            async with db.execute(
+            rows = await db.fetchall(
                 "SELECT id FROM matches WHERE status IN ('lobby', 'live') ORDER BY id"
-            ) as cur:
-                return [r["id"] for r in await cur.fetchall()]
+            )
+        return [r["id"] for r in rows]
 
     async def active_of_user_in_channel(self, channel_id: int, user_id: int) -> list[MatchRecord]:
         """Lobbies and live matches created in ``channel_id`` (threads of it included)
@@ -927,10 +961,7 @@ class Store:
             if terminal:
                 await db.execute("DELETE FROM deadlines WHERE match_id = ?", (match_id,))
             if entries:
-                async with db.execute(
-                    "SELECT version FROM matches WHERE id = ?", (match_id,)
-                ) as cur:
-                    vrow = await cur.fetchone()
+                vrow = await db.fetchone("SELECT version FROM matches WHERE id = ?", (match_id,))
                 version = vrow["version"] if vrow else 0
                 await self._write_public(db, match_id, version, entries, None, [], now)
 
@@ -976,18 +1007,17 @@ class Store:
         replay needs); these settings live in their own column and are kept.
         """
         async with self._write() as db:
-            cur = await db.execute(
+            changed = await db.execute(
                 "UPDATE matches SET settings = ?, updated_at = ? WHERE id = ?",
                 (_dumps(settings), self._clock(), match_id),
             )
-            if cur.rowcount == 0:
+            if changed == 0:
                 raise KeyError(f"no match {match_id}")
 
     async def match_settings(self, match_id: int) -> dict[str, Any]:
         """The table settings of a match; ``{}`` when none were set (or no such match)."""
         async with self._read() as db:
-            async with db.execute("SELECT settings FROM matches WHERE id = ?", (match_id,)) as cur:
-                row = await cur.fetchone()
+            row = await db.fetchone("SELECT settings FROM matches WHERE id = ?", (match_id,))
         if row is None or not row["settings"]:
             return {}
         value = json.loads(row["settings"])
@@ -1002,7 +1032,7 @@ class Store:
         if not rows:
             return
         async with self._write() as db:
-            await self._insert_notices(db, match_id, version, rows, self._clock())
+            await self._run(db, self._notice_stmts(match_id, version, rows, self._clock()))
 
     async def notices(
         self, match_id: int, seats: Iterable[int] | None = None, *, undelivered: bool = True
@@ -1019,8 +1049,7 @@ class Store:
             sql += f" AND seat IN ({', '.join('?' for _ in wanted)})"
             params += wanted
         async with self._read() as db:
-            async with db.execute(sql + " ORDER BY id", params) as cur:
-                rows = await cur.fetchall()
+            rows = await db.fetchall(sql + " ORDER BY id", params)
         return [
             Notice(
                 id=r["id"],
@@ -1037,79 +1066,88 @@ class Store:
         wanted = sorted(set(ids))
         if not wanted:
             return
-        async with self._write() as db:
-            await db.execute(
-                f"UPDATE notices SET delivered = 1 WHERE id IN ({', '.join('?' for _ in wanted)})",
-                wanted,
-            )
+        await self._backend.batch(
+            [
+                Stmt(
+                    f"UPDATE notices SET delivered = 1 WHERE id IN ({', '.join('?' for _ in wanted)})",
+                    wanted,
+                )
+            ]
+        )
 
     @staticmethod
-    async def _insert_notices(
-        db: aiosqlite.Connection,
-        match_id: int,
-        version: int,
-        notices: list[tuple[int, Text]],
-        now: float,
-    ) -> None:
-        if notices:
-            await db.executemany(
+    def _notice_stmts(
+        match_id: int, version: int, notices: list[tuple[int, Text]], now: float
+    ) -> list[Stmt]:
+        if not notices:
+            return []
+        return [
+            Stmt(
                 "INSERT INTO notices (match_id, seat, version, text_fr, text_en, created_at) "
                 "VALUES (?, ?, ?, ?, ?, ?)",
-                [(match_id, seat, version, text.fr, text.en, now) for seat, text in notices],
+                many=[(match_id, seat, version, text.fr, text.en, now) for seat, text in notices],
             )
+        ]
 
     # --- messages --------------------------------------------------------------------
     async def set_message(self, match_id: int, role: str, channel_id: int, message_id: int) -> None:
         """Remember (or replace) the Discord message playing ``role`` for a match."""
-        async with self._write() as db:
-            await db.execute(
-                "INSERT INTO messages (match_id, role, channel_id, message_id, updated_at) "
-                "VALUES (?, ?, ?, ?, ?) ON CONFLICT (match_id, role) DO UPDATE SET "
-                "channel_id = excluded.channel_id, message_id = excluded.message_id, "
-                "updated_at = excluded.updated_at",
-                (match_id, role, channel_id, message_id, self._clock()),
-            )
+        await self._backend.batch(
+            [
+                Stmt(
+                    "INSERT INTO messages (match_id, role, channel_id, message_id, updated_at) "
+                    "VALUES (?, ?, ?, ?, ?) ON CONFLICT (match_id, role) DO UPDATE SET "
+                    "channel_id = excluded.channel_id, message_id = excluded.message_id, "
+                    "updated_at = excluded.updated_at",
+                    (match_id, role, channel_id, message_id, self._clock()),
+                )
+            ]
+        )
 
     async def messages(self, match_id: int) -> dict[str, tuple[int, int]]:
         async with self._read() as db:
-            async with db.execute(
+            rows = await db.fetchall(
                 "SELECT role, channel_id, message_id FROM messages WHERE match_id = ? ORDER BY role",
                 (match_id,),
-            ) as cur:
-                rows = await cur.fetchall()
+            )
         return {r["role"]: (r["channel_id"], r["message_id"]) for r in rows}
 
     async def clear_message(self, match_id: int, role: str) -> None:
-        async with self._write() as db:
-            await db.execute(
-                "DELETE FROM messages WHERE match_id = ? AND role = ?", (match_id, role)
-            )
+        await self._backend.batch(
+            [Stmt("DELETE FROM messages WHERE match_id = ? AND role = ?", (match_id, role))]
+        )
 
     # --- deadlines -------------------------------------------------------------------
     async def set_deadline(
         self, match_id: int, key: str, seat: int, due_at: float, remind_at: float
     ) -> None:
         """Create or move the timer of decision ``key``; a moved timer may remind again."""
-        async with self._write() as db:
-            await db.execute(
-                "INSERT INTO deadlines (match_id, key, seat, due_at, remind_at, reminded) "
-                "VALUES (?, ?, ?, ?, ?, 0) ON CONFLICT (match_id, key) DO UPDATE SET "
-                "seat = excluded.seat, due_at = excluded.due_at, "
-                "remind_at = excluded.remind_at, reminded = 0",
-                (match_id, key, seat, due_at, remind_at),
-            )
+        await self._backend.batch(
+            [
+                Stmt(
+                    "INSERT INTO deadlines (match_id, key, seat, due_at, remind_at, reminded) "
+                    "VALUES (?, ?, ?, ?, ?, 0) ON CONFLICT (match_id, key) DO UPDATE SET "
+                    "seat = excluded.seat, due_at = excluded.due_at, "
+                    "remind_at = excluded.remind_at, reminded = 0",
+                    (match_id, key, seat, due_at, remind_at),
+                )
+            ]
+        )
 
     async def mark_reminded(self, match_id: int, key: str) -> None:
-        async with self._write() as db:
-            await db.execute(
-                "UPDATE deadlines SET reminded = 1 WHERE match_id = ? AND key = ?", (match_id, key)
-            )
+        await self._backend.batch(
+            [
+                Stmt(
+                    "UPDATE deadlines SET reminded = 1 WHERE match_id = ? AND key = ?",
+                    (match_id, key),
+                )
+            ]
+        )
 
     async def clear_deadline(self, match_id: int, key: str) -> None:
-        async with self._write() as db:
-            await db.execute(
-                "DELETE FROM deadlines WHERE match_id = ? AND key = ?", (match_id, key)
-            )
+        await self._backend.batch(
+            [Stmt("DELETE FROM deadlines WHERE match_id = ? AND key = ?", (match_id, key))]
+        )
 
     async def due_deadlines(self, now: float, limit: int = 100) -> list[Deadline]:
         """Timers whose deadline or unsent reminder is due at ``now``, soonest first, at most
@@ -1121,8 +1159,7 @@ class Store:
             "ORDER BY due_at, match_id, key LIMIT ?"
         )
         async with self._read() as db:
-            async with db.execute(sql, (now, now, limit)) as cur:
-                rows = await cur.fetchall()
+            rows = await db.fetchall(sql, (now, now, limit))
         return [Deadline(**{**dict(r), "reminded": bool(r["reminded"])}) for r in rows]
 
     async def deadlines(self, match_id: int | None = None) -> list[Deadline]:
@@ -1133,8 +1170,7 @@ class Store:
             sql += " WHERE match_id = ?"
             params = (match_id,)
         async with self._read() as db:
-            async with db.execute(sql + " ORDER BY due_at, match_id, key", params) as cur:
-                rows = await cur.fetchall()
+            rows = await db.fetchall(sql + " ORDER BY due_at, match_id, key", params)
         return [Deadline(**{**dict(r), "reminded": bool(r["reminded"])}) for r in rows]
 
     # --- preferences -----------------------------------------------------------------
@@ -1194,22 +1230,20 @@ class Store:
             )
 
     # --- helpers (called with the lock held) -----------------------------------------
-    async def _guild_settings_in(self, db: aiosqlite.Connection, guild_id: int) -> GuildSettings:
-        async with db.execute(
+    async def _guild_settings_in(self, db: Tx, guild_id: int) -> GuildSettings:
+        row = await db.fetchone(
             "SELECT locale, use_threads FROM guild_settings WHERE guild_id = ?", (guild_id,)
-        ) as cur:
-            row = await cur.fetchone()
+        )
         if row is None:
             return GuildSettings(guild_id=guild_id)
         return GuildSettings(
             guild_id=guild_id, locale=row["locale"], use_threads=bool(row["use_threads"])
         )
 
-    async def _user_prefs_in(self, db: aiosqlite.Connection, user_id: int) -> UserPrefs:
-        async with db.execute(
+    async def _user_prefs_in(self, db: Tx, user_id: int) -> UserPrefs:
+        row = await db.fetchone(
             "SELECT dm, dm_closed, locale FROM user_prefs WHERE user_id = ?", (user_id,)
-        ) as cur:
-            row = await cur.fetchone()
+        )
         if row is None:
             return UserPrefs(user_id=user_id)
         return UserPrefs(
@@ -1219,27 +1253,21 @@ class Store:
             locale=row["locale"],
         )
 
-    async def _expect_status(
-        self, db: aiosqlite.Connection, match_id: int, allowed: Iterable[str]
-    ) -> aiosqlite.Row:
-        async with db.execute(
-            "SELECT status, game, snapshot FROM matches WHERE id = ?", (match_id,)
-        ) as cur:
-            row = await cur.fetchone()
+    async def _expect_status(self, db: Tx, match_id: int, allowed: Iterable[str]) -> Row:
+        row = await db.fetchone(
+            "SELECT status, game, snapshot FROM matches WHERE id = ?" + db.for_update, (match_id,)
+        )
         if row is None:
             raise KeyError(f"match {match_id} does not exist")
         if row["status"] not in tuple(allowed):
             raise StoreConflict(f"match {match_id} is {row['status']}")
         return row
 
-    async def _seat_count(self, db: aiosqlite.Connection, match_id: int) -> int:
-        async with db.execute("SELECT count(*) FROM seats WHERE match_id = ?", (match_id,)) as cur:
-            row = await cur.fetchone()
-        return int(row[0]) if row else 0
+    async def _seat_count(self, db: Tx, match_id: int) -> int:
+        row = await db.fetchone("SELECT count(*) AS n FROM seats WHERE match_id = ?", (match_id,))
+        return int(row["n"]) if row else 0
 
-    async def _replace_seats(
-        self, db: aiosqlite.Connection, match_id: int, seats: list[SeatSpec]
-    ) -> None:
+    async def _replace_seats(self, db: Tx, match_id: int, seats: list[SeatSpec]) -> None:
         await db.execute("DELETE FROM seats WHERE match_id = ?", (match_id,))
         await db.executemany(
             "INSERT INTO seats (match_id, idx, name, user_id, ai, ai_level) VALUES (?, ?, ?, ?, ?, ?)",
@@ -1248,7 +1276,7 @@ class Store:
 
     async def _insert_decision(
         self,
-        db: aiosqlite.Connection,
+        db: Tx,
         match_id: int,
         seq: int,
         choice: Choice,
@@ -1269,27 +1297,26 @@ class Store:
             _MATCH_COLUMNS if snapshots else _MATCH_COLUMNS.replace("snapshot", "NULL AS snapshot")
         )
         async with self._read() as db:
-            async with db.execute(f"SELECT {columns} FROM matches {where}", params) as cur:
-                rows = list(await cur.fetchall())
+            rows = await db.fetchall(f"SELECT {columns} FROM matches {where}", params)
             seats: dict[int, list[SeatSpec]] = {r["id"]: [] for r in rows}
             ids = list(seats)
             for start in range(0, len(ids), 500):
                 chunk = ids[start : start + 500]
                 marks = ", ".join("?" * len(chunk))
-                async with db.execute(
+                found = await db.fetchall(
                     f"SELECT match_id, name, user_id, ai, ai_level FROM seats "
                     f"WHERE match_id IN ({marks}) ORDER BY match_id, idx",
                     chunk,
-                ) as cur:
-                    for s in await cur.fetchall():
-                        seats[s["match_id"]].append(
-                            SeatSpec(
-                                name=s["name"],
-                                user_id=s["user_id"],
-                                ai=bool(s["ai"]),
-                                ai_level=s["ai_level"],
-                            )
+                )
+                for s in found:
+                    seats[s["match_id"]].append(
+                        SeatSpec(
+                            name=s["name"],
+                            user_id=s["user_id"],
+                            ai=bool(s["ai"]),
+                            ai_level=s["ai_level"],
                         )
+                    )
         return [
             MatchRecord(
                 id=r["id"],

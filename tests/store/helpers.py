@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 import time
+from pathlib import Path
 from typing import Any
 
 import tests.engine.fixture_game  # noqa: F401  (registers test-pick)
@@ -12,6 +13,8 @@ from bot.engine import Choice, IllegalDecision, Match, SeatSpec
 from bot.engine.autoplay import ai_step
 from bot.engine.registry import all_games, get_game
 from bot.store import Store
+from bot.store.backend import SqliteBackend
+from bot.store.schema import migrate
 
 FIXTURE = "test-pick"
 
@@ -120,3 +123,13 @@ async def play(
         if made > 20_000:
             raise RuntimeError(f"{match.game_id}: no end after {made} decisions")
     return made
+
+
+async def migrate_sqlite(path: Path, target: int) -> int:
+    """A SQLite file brought to schema ``target`` only (an older bot's database)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    backend = await SqliteBackend.open(path, [])
+    try:
+        return await migrate(backend, target=target)
+    finally:
+        await backend.close()

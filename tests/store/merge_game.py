@@ -126,7 +126,9 @@ class MergeGame(Game[MergeState, Any]):
     def load(self, data: dict[str, Any]) -> MergeState:
         return MergeState.model_validate(data)
 
-    def render(self, view: dict[str, Any], lang: str = "en") -> bytes:
+    def render(
+        self, view: dict[str, Any], lang: str = "en", decision: Decision | None = None
+    ) -> bytes:
         return b""
 
     def ai_choose(

@@ -9,8 +9,7 @@ import pytest
 
 from bot.engine import Match
 from bot.store import Store
-from bot.store.schema import migrate
-from tests.store.helpers import FIXTURE, new_live, play, seats_for
+from tests.store.helpers import FIXTURE, migrate_sqlite, new_live, play, seats_for
 
 
 async def test_settings_survive_start_match_and_reopening(db_path: Path, store: Store) -> None:
@@ -49,11 +48,11 @@ async def test_unknown_match(store: Store) -> None:
         await store.set_match_settings(404, {"timers": {}})
 
 
-async def test_version_3_timer_rows_become_settings(db_path: Path) -> None:
+async def test_version_3_timer_rows_become_settings(sqlite_path: Path) -> None:
     """Bots before version 4 kept deadlines as ``timer:*`` message rows; they are moved."""
-    db_path.parent.mkdir(parents=True)
-    async with aiosqlite.connect(db_path, isolation_level=None) as db:
-        assert await migrate(db, target=3) == 3
+    sqlite_path.parent.mkdir(parents=True)
+    assert await migrate_sqlite(sqlite_path, 3) == 3
+    async with aiosqlite.connect(sqlite_path, isolation_level=None) as db:
         for mid in (1, 2):
             await db.execute(
                 "INSERT INTO matches (id, guild_id, channel_id, host_id, game, mode, options, "
@@ -68,7 +67,7 @@ async def test_version_3_timer_rows_become_settings(db_path: Path) -> None:
                 "VALUES (?, ?, ?, ?, 1.0)",
                 (mid, role, channel, message),
             )
-    store = await Store.open(db_path)
+    store = await Store.open(sqlite_path)
     try:
         assert await store.match_settings(1) == {"timers": {"pick": 120, "action": 30}}
         assert await store.match_settings(2) == {}

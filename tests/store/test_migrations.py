@@ -9,8 +9,7 @@ import pytest
 
 import bot.store.schema as schema
 from bot.store import LATEST_VERSION, MIGRATIONS, Migration, SchemaTooNew, Store
-from bot.store.schema import current_version, migrate
-from tests.store.helpers import FIXTURE, new_live, play
+from tests.store.helpers import FIXTURE, migrate_sqlite, new_live, play
 
 
 def test_migrations_are_numbered_in_order() -> None:
@@ -22,10 +21,10 @@ async def test_fresh_database_reaches_latest_version(store: Store) -> None:
     assert await store.schema_version() == LATEST_VERSION
 
 
-async def test_version_1_database_is_migrated_and_keeps_its_data(db_path: Path) -> None:
-    db_path.parent.mkdir(parents=True)
-    async with aiosqlite.connect(db_path, isolation_level=None) as db:
-        assert await migrate(db, target=1) == 1
+async def test_version_1_database_is_migrated_and_keeps_its_data(sqlite_path: Path) -> None:
+    sqlite_path.parent.mkdir(parents=True)
+    assert await migrate_sqlite(sqlite_path, 1) == 1
+    async with aiosqlite.connect(sqlite_path, isolation_level=None) as db:
         await db.execute(
             "INSERT INTO matches (id, guild_id, channel_id, host_id, game, mode, options, status, "
             "locale, created_at, updated_at) "
@@ -35,7 +34,7 @@ async def test_version_1_database_is_migrated_and_keeps_its_data(db_path: Path) 
         await db.execute("INSERT INTO seats (match_id, idx, name, user_id) VALUES (1, 0, 'Ann', 7)")
         async with db.execute("SELECT name FROM sqlite_master WHERE name = 'messages'") as cur:
             assert await cur.fetchone() is None
-    store = await Store.open(db_path)
+    store = await Store.open(sqlite_path)
     try:
         assert await store.schema_version() == LATEST_VERSION
         record = await store.get(1)
@@ -62,16 +61,17 @@ async def test_reopening_is_idempotent(db_path: Path) -> None:
 
 async def test_newer_database_is_refused(db_path: Path) -> None:
     store = await Store.open(db_path)
-    await store._db.execute("UPDATE schema_version SET version = ?", (LATEST_VERSION + 1,))  # noqa: SLF001
+    async with store.backend.write() as tx:
+        await tx.execute("UPDATE schema_version SET version = ?", (LATEST_VERSION + 1,))
     await store.close()
     with pytest.raises(SchemaTooNew):
         await Store.open(db_path)
 
 
 async def test_a_failing_migration_leaves_the_previous_version_whole(
-    db_path: Path, monkeypatch: pytest.MonkeyPatch
+    sqlite_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    store = await Store.open(db_path)
+    store = await Store.open(sqlite_path)
     await store.close()
     broken = Migration(
         LATEST_VERSION + 1,
@@ -80,9 +80,10 @@ async def test_a_failing_migration_leaves_the_previous_version_whole(
     )
     monkeypatch.setattr(schema, "MIGRATIONS", (*MIGRATIONS, broken))
     with pytest.raises(Exception, match="no_such_table"):
-        await Store.open(db_path)
-    async with aiosqlite.connect(db_path) as db:
-        assert await current_version(db) == LATEST_VERSION
+        await Store.open(sqlite_path)
+    async with aiosqlite.connect(sqlite_path) as db:
+        async with db.execute("SELECT version FROM schema_version") as cur:
+            assert (await cur.fetchone())[0] == LATEST_VERSION
         async with db.execute("SELECT name FROM sqlite_master WHERE name = 'extra'") as cur:
             assert await cur.fetchone() is None  # the good half was rolled back too
     monkeypatch.setattr(
@@ -90,6 +91,6 @@ async def test_a_failing_migration_leaves_the_previous_version_whole(
         "MIGRATIONS",
         (*MIGRATIONS, Migration(LATEST_VERSION + 1, "fixed", ("CREATE TABLE extra (x INTEGER)",))),
     )
-    store = await Store.open(db_path)
+    store = await Store.open(sqlite_path)
     assert await store.schema_version() == LATEST_VERSION + 1
     await store.close()

@@ -4,13 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import aiosqlite
 import pytest
 
 from bot.engine import Text
 from bot.store import Store, StoreConflict
-from bot.store.schema import migrate
-from tests.store.helpers import ai_step, new_live
+from tests.store.helpers import ai_step, migrate_sqlite, new_live
 
 SECRET = Text(fr="🤫 Vous avez choisi 3.", en="🤫 You chose 3.")
 
@@ -48,11 +46,10 @@ async def test_a_refused_commit_stores_no_notice(store: Store) -> None:
     assert await store.notices(match_id) == []
 
 
-async def test_version_4_database_gains_the_notices_table(db_path: Path) -> None:
-    db_path.parent.mkdir(parents=True)
-    async with aiosqlite.connect(db_path, isolation_level=None) as db:
-        assert await migrate(db, target=4) == 4
-    store = await Store.open(db_path)
+async def test_version_4_database_gains_the_notices_table(sqlite_path: Path) -> None:
+    sqlite_path.parent.mkdir(parents=True)
+    assert await migrate_sqlite(sqlite_path, 4) == 4
+    store = await Store.open(sqlite_path)
     try:
         match_id, match = await new_live(store)
         await store.add_notices(match_id, 0, [(0, SECRET)])

@@ -9,8 +9,7 @@ import pytest
 
 from bot.engine import Match
 from bot.store import OutboxEntry, Store, StoreConflict
-from bot.store.schema import migrate
-from tests.store.helpers import FIXTURE, new_live
+from tests.store.helpers import FIXTURE, migrate_sqlite, new_live
 
 
 def entry(text: str, kind: str = "post", role: str | None = None) -> OutboxEntry:
@@ -76,17 +75,17 @@ async def test_due_deadlines_reads_only_what_is_due(store: Store) -> None:
     assert [d.key for d in await store.due_deadlines(100.0)] == ["late"]  # now its deadline
 
 
-async def test_a_version_6_database_gets_the_outbox(db_path: Path) -> None:
-    db_path.parent.mkdir(parents=True, exist_ok=True)
-    async with aiosqlite.connect(db_path, isolation_level=None) as db:
-        assert await migrate(db, target=6) == 6
+async def test_a_version_6_database_gets_the_outbox(sqlite_path: Path) -> None:
+    sqlite_path.parent.mkdir(parents=True, exist_ok=True)
+    assert await migrate_sqlite(sqlite_path, 6) == 6
+    async with aiosqlite.connect(sqlite_path, isolation_level=None) as db:
         await db.execute(
             "INSERT INTO matches (id, guild_id, channel_id, host_id, game, mode, options, status, "
             "locale, created_at, updated_at) "
             "VALUES (1, 5, 6, 7, ?, 'default', '{}', 'lobby', 'fr', 1.0, 1.0)",
             (FIXTURE,),
         )
-    store = await Store.open(db_path)
+    store = await Store.open(sqlite_path)
     try:
         rec = await store.get(1)
         assert rec is not None and rec.status == "lobby"

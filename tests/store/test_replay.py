@@ -43,9 +43,10 @@ async def test_check_replay_detects_a_snapshot_that_does_not_match(store: Store)
     assert await store.check_replay(match_id)
     tampered = norm(match.snapshot())
     tampered["dice"]["counter"] += 1
-    await store._db.execute(  # noqa: SLF001  (simulate corruption behind the store's back)
-        "UPDATE matches SET snapshot = ? WHERE id = ?", (json.dumps(tampered), match_id)
-    )
+    async with store.backend.write() as tx:  # corruption behind the store's back
+        await tx.execute(
+            "UPDATE matches SET snapshot = ? WHERE id = ?", (json.dumps(tampered), match_id)
+        )
     assert not await store.check_replay(match_id)
 
 

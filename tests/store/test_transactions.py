@@ -7,11 +7,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-import aiosqlite
 import pytest
 
 from bot.engine.autoplay import ai_step
 from bot.store import Store, StoreConflict
+from bot.store.backend import SqliteBackend
 from tests.store.helpers import new_live, norm, play
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -32,18 +32,19 @@ async def _assert_whole(store: Store, match_id: int, version: int) -> None:
     assert await store.check_replay(match_id)
 
 
-async def test_exception_between_log_insert_and_snapshot_update_rolls_back(db_path: Path) -> None:
+async def test_exception_between_version_swap_and_log_insert_rolls_back(
+    db_path: Path | str,
+) -> None:
     store = await Store.open(db_path)
     match_id, match = await new_live(store)
     await play(store, match_id, match, limit=3)
     before = await store.get(match_id)
 
     async def crash() -> None:
-        # The log row is written inside the open transaction at this point.
-        async with store._db.execute(  # noqa: SLF001
-            "SELECT count(*) FROM decisions WHERE match_id = ?", (match_id,)
-        ) as cur:
-            assert (await cur.fetchone())[0] == 4
+        # The new version is written inside the open transaction at this point, and
+        # readers (who take no write lock) still see only the last commit.
+        seen = await store.get(match_id, snapshot=False)
+        assert seen is not None and seen.version == 3
         raise Boom
 
     store._between_statements = crash  # noqa: SLF001
@@ -94,7 +95,7 @@ asyncio.run(main())
 
 @pytest.mark.parametrize(("where", "expected"), [("between", 5), ("after_commit", 6)])
 async def test_hard_crash_leaves_the_old_or_the_new_state(
-    db_path: Path, where: str, expected: int
+    db_path: Path | str, where: str, expected: int
 ) -> None:
     script = _CRASHER.format(root=str(ROOT), path=str(db_path), before=5, where=where)
     proc = subprocess.run(
@@ -149,16 +150,19 @@ async def test_commit_refuses_a_choice_that_is_not_the_last_applied(store: Store
         await store.commit_decision(match_id, wrong, match)
 
 
-async def test_decision_log_is_append_only(store: Store, db_path: Path) -> None:
+async def test_decision_log_is_append_only(store: Store) -> None:
     match_id, match = await new_live(store)
     await play(store, match_id, match, limit=2)
-    async with aiosqlite.connect(db_path) as raw:
-        with pytest.raises(sqlite3.IntegrityError, match="append-only"):
-            await raw.execute("UPDATE decisions SET option = '3' WHERE match_id = ?", (match_id,))
-        with pytest.raises(sqlite3.IntegrityError, match="append-only"):
-            await raw.execute("DELETE FROM decisions WHERE match_id = ?", (match_id,))
-        with pytest.raises(sqlite3.IntegrityError):  # UNIQUE (match_id, seq)
-            await raw.execute(
+    for sql in (
+        "UPDATE decisions SET option = '3' WHERE match_id = ?",
+        "DELETE FROM decisions WHERE match_id = ?",
+    ):
+        with pytest.raises(Exception, match="append-only"):
+            async with store.backend.write() as tx:
+                await tx.execute(sql, (match_id,))
+    with pytest.raises(Exception, match="(?i)unique"):  # UNIQUE (match_id, seq)
+        async with store.backend.write() as tx:
+            await tx.execute(
                 "INSERT INTO decisions (match_id, seq, seat, key, option, by_ai, created_at) "
                 "VALUES (?, 1, 0, 'x', 'y', 0, 0)",
                 (match_id,),
@@ -166,15 +170,24 @@ async def test_decision_log_is_append_only(store: Store, db_path: Path) -> None:
     assert len(await store.decisions(match_id)) == 2
 
 
-async def test_pragmas(store: Store) -> None:
-    db = store._db  # noqa: SLF001
-    async with db.execute("PRAGMA journal_mode") as cur:
-        assert (await cur.fetchone())[0] == "wal"
-    async with db.execute("PRAGMA foreign_keys") as cur:
-        assert (await cur.fetchone())[0] == 1
-    async with db.execute("PRAGMA synchronous") as cur:
-        assert (await cur.fetchone())[0] == 1  # NORMAL
-    with pytest.raises(sqlite3.IntegrityError):  # foreign keys are enforced
+async def test_pragmas(sqlite_path: Path) -> None:
+    store = await Store.open(sqlite_path)
+    try:
+        backend = store.backend
+        assert isinstance(backend, SqliteBackend)
+        assert (
+            await backend.run_raw(lambda c: c.execute("PRAGMA journal_mode").fetchone()[0]) == "wal"
+        )
+        assert await backend.run_raw(lambda c: c.execute("PRAGMA foreign_keys").fetchone()[0]) == 1
+        assert await backend.run_raw(lambda c: c.execute("PRAGMA synchronous").fetchone()[0]) == 1
+        with pytest.raises(sqlite3.IntegrityError):  # foreign keys are enforced
+            await store.set_message(12345, "lobby", 1, 2)
+    finally:
+        await store.close()
+
+
+async def test_foreign_keys_are_enforced(store: Store) -> None:
+    with pytest.raises(Exception, match="(?i)foreign key"):
         await store.set_message(12345, "lobby", 1, 2)
 
 
@@ -187,10 +200,10 @@ async def test_concurrent_commits_on_one_store_do_not_interleave(store: Store) -
         await _assert_whole(store, mid, m.version)
 
 
-async def test_wal_is_checkpointed_in_the_background(db_path: Path) -> None:
+async def test_wal_is_checkpointed_in_the_background(sqlite_path: Path) -> None:
     import asyncio
 
-    store = await Store.open(db_path, checkpoint_every=0.02)
+    store = await Store.open(sqlite_path, checkpoint_every=0.02)
     try:
         match_id, match = await new_live(store)
         await play(store, match_id, match, limit=3)
@@ -199,11 +212,14 @@ async def test_wal_is_checkpointed_in_the_background(db_path: Path) -> None:
                 break
             await asyncio.sleep(0.02)
         assert store.checkpoints >= 1
+        await asyncio.sleep(0.1)  # a round already under way when play ended may still count
         idle = store.checkpoints
         await asyncio.sleep(0.1)
         assert store.checkpoints == idle  # nothing written since: no checkpoint
-        async with store._db.execute("PRAGMA wal_autocheckpoint") as cur:  # noqa: SLF001
-            assert (await cur.fetchone())[0] == 10000  # the in-commit one is only a backstop
+        backend = store.backend
+        assert isinstance(backend, SqliteBackend)
+        auto = await backend.run_raw(lambda c: c.execute("PRAGMA wal_autocheckpoint").fetchone())
+        assert auto[0] == 10000  # the in-commit one is only a backstop
         await _assert_whole(store, match_id, 3)
     finally:
         await store.close()

@@ -23,10 +23,16 @@ from bot.engine.autoplay import ai_step, play_out
 from bot.engine.log import log_json, markdown_log, parse_log, rolls_of
 from bot.engine.match import LOG_FORMAT, SNAPSHOT_FORMAT
 from bot.store import Store, StoreConflict
-from bot.store.schema import migrate
-from tests.store.helpers import FIXTURE, norm
+from tests.store.helpers import FIXTURE, migrate_sqlite, norm
 from tests.store.merge_game import ID as MERGE
 from tests.store.merge_game import MergeGame, old_steps
+
+
+@pytest.fixture
+def db_path(sqlite_path: Path) -> Path:
+    """Logs of format 1 exist only in SQLite files (Postgres came later): SQLite only."""
+    return sqlite_path
+
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 SEATS = [SeatSpec(name="Ann", user_id=1), SeatSpec(name="Bob", user_id=2)]
@@ -74,8 +80,8 @@ async def old_database(
     }
     flags = by_ai or [False] * len(choices)
     db_path.parent.mkdir(parents=True, exist_ok=True)
+    assert await migrate_sqlite(db_path, 5) == 5
     async with aiosqlite.connect(db_path, isolation_level=None) as db:
-        assert await migrate(db, target=5) == 5
         cur = await db.execute(
             "INSERT INTO matches (guild_id, channel_id, host_id, game, mode, options, status, "
             "seed, version, snapshot, start_seats, locale, created_at, updated_at, started_at) "
@@ -329,11 +335,11 @@ async def test_a_failed_upgrade_leaves_the_old_log_whole(db_path: Path) -> None:
 
 
 async def test_finished_old_match_replays_and_verifies_without_being_rewritten(
-    db_path: Path, capsys: pytest.CaptureFixture[str]
+    sqlite_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     ref, old, _sizes = merge_reference()
-    match_id = await old_database(db_path, MERGE, SEATS, "merge-1", old, status="finished")
-    store = await Store.open(db_path)
+    match_id = await old_database(sqlite_path, MERGE, SEATS, "merge-1", old, status="finished")
+    store = await Store.open(sqlite_path)
     try:
         match = await store.load_match(match_id)
         assert match.over and match.choices == ref.choices
@@ -346,10 +352,10 @@ async def test_finished_old_match_replays_and_verifies_without_being_rewritten(
         final_log_verifies(replayed)
     finally:
         await store.close()
-    assert await verify_stored(db_path, match_id) == 0
+    assert await verify_stored(sqlite_path, match_id) == 0
     assert "format 1" in capsys.readouterr().out
 
-    async with aiosqlite.connect(db_path) as raw:  # a stored dice stream that differs
+    async with aiosqlite.connect(sqlite_path) as raw:  # a stored dice stream that differs
         assert record.snapshot is not None
         snap = json.loads(json.dumps(record.snapshot))
         snap["dice"]["counter"] += 1
@@ -357,8 +363,8 @@ async def test_finished_old_match_replays_and_verifies_without_being_rewritten(
             "UPDATE matches SET snapshot = ? WHERE id = ?", (json.dumps(snap), match_id)
         )
         await raw.commit()
-    assert await verify_stored(db_path, match_id) == 1
-    store = await Store.open(db_path)
+    assert await verify_stored(sqlite_path, match_id) == 1
+    store = await Store.open(sqlite_path)
     try:
         assert not await store.check_replay(match_id)
     finally:

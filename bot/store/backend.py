@@ -1,0 +1,411 @@
+"""The two databases the store runs on, behind one small interface.
+
+:class:`SqliteBackend` (the default: one file, one process) and
+:class:`PostgresBackend` (``postgresql://...``: several bot processes on one
+database). The store writes its SQL once, with ``?`` placeholders, in the
+subset both accept; the Postgres side numbers the placeholders (``$1``...).
+
+Why two kinds of write:
+
+- :meth:`Backend.write` opens a transaction the caller drives statement by
+  statement (reads that decide the write, rare paths);
+- :meth:`Backend.batch` runs a list of statements known in advance as ONE
+  transaction in ONE hop: on SQLite the whole transaction is a single call on
+  the database thread, so the store's lock is held for the statements' own
+  time (about a millisecond), not for a dozen round trips through the event
+  loop (issue 16 item 1); on Postgres it is one connection's round trips,
+  with no process-wide lock at all.
+
+Reads never take the write lock: SQLite reads go to a second connection (WAL:
+they see the last commit and never block the writer), Postgres reads to any
+pooled connection.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import re
+import sqlite3
+from abc import ABC, abstractmethod
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal, TypeVar
+
+Dialect = Literal["sqlite", "postgres"]
+Row = Mapping[str, Any]
+"""A result row: by column name (and, on both backends, by position)."""
+
+T = TypeVar("T")
+
+
+def is_postgres_url(target: str | Path) -> bool:
+    """Whether ``ARENA_DATABASE_URL`` (or a path) names a PostgreSQL database."""
+    text = str(target)
+    return text.startswith(("postgresql://", "postgres://"))
+
+
+@dataclass(frozen=True)
+class Stmt:
+    """One statement of a :meth:`Backend.batch`."""
+
+    sql: str
+    params: Sequence[Any] = ()
+    many: Sequence[Sequence[Any]] | None = None
+    """Run once per parameter row (``executemany``) instead of once with ``params``."""
+    expect: int | None = None
+    """The row count the statement must report, else the batch is rolled back and
+    :class:`BatchRefused` raised (the compare-and-swap of a decision commit)."""
+
+
+class BatchRefused(Exception):
+    """A statement of a batch did not touch the expected number of rows: nothing written."""
+
+    def __init__(self, index: int, count: int) -> None:
+        super().__init__(f"statement {index} touched {count} rows")
+        self.index = index
+        self.count = count
+
+
+class Tx(ABC):
+    """Statements inside one open transaction (or one read connection)."""
+
+    dialect: Dialect
+    for_update: str
+    """Appended to a SELECT whose rows the transaction goes on to change: Postgres locks
+    them (``FOR UPDATE``); SQLite's ``BEGIN IMMEDIATE`` already holds the write lock."""
+
+    @abstractmethod
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """Run one statement; the number of rows it changed."""
+
+    @abstractmethod
+    async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None: ...
+
+    @abstractmethod
+    async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> Row | None: ...
+
+    @abstractmethod
+    async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]: ...
+
+
+class Backend(ABC):
+    dialect: Dialect
+    target: str
+    """The file path or the URL it was opened with (never logged with a password)."""
+
+    @abstractmethod
+    def write(self) -> contextlib.AbstractAsyncContextManager[Tx]:
+        """A transaction; committed when the block ends, rolled back on any exception."""
+
+    @abstractmethod
+    def read(self) -> contextlib.AbstractAsyncContextManager[Tx]:
+        """A connection for reads only: sees the last commit, takes no write lock."""
+
+    @abstractmethod
+    async def batch(self, stmts: Sequence[Stmt]) -> list[int]:
+        """``stmts`` as one transaction in one hop; each statement's row count."""
+
+    @abstractmethod
+    async def close(self) -> None: ...
+
+    lock_wait: float = 0.0
+    """Seconds spent waiting for the write lock so far (SQLite; diagnostics, bench)."""
+    lock_held: float = 0.0
+    """Seconds the write lock was held so far (SQLite; diagnostics, bench)."""
+    writes: int = 0
+    """Write transactions so far."""
+
+
+# --- SQLite -----------------------------------------------------------------------------
+
+
+class _Worker:
+    """One sqlite3 connection and the one thread that ever touches it."""
+
+    def __init__(self, conn: sqlite3.Connection, name: str) -> None:
+        self.conn = conn
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix=name)
+        self._closed = False
+
+    async def run(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._pool, fn, self.conn)
+
+    async def close(self) -> None:
+        """Close the connection and end the thread; a second close does nothing."""
+        if self._closed:
+            return
+        self._closed = True
+        await self.run(lambda c: c.close())
+        self._pool.shutdown(wait=True)
+
+
+def _rowcount(cur: sqlite3.Cursor) -> int:
+    return max(cur.rowcount, 0)
+
+
+class _SqliteTx(Tx):
+    dialect: Dialect = "sqlite"
+    for_update = ""
+
+    def __init__(self, worker: _Worker) -> None:
+        self._w = worker
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        return await self._w.run(lambda c: _rowcount(c.execute(sql, tuple(params))))
+
+    async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        if rows:
+            await self._w.run(lambda c: c.executemany(sql, [tuple(r) for r in rows]))
+
+    async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
+        row: Row | None = await self._w.run(lambda c: c.execute(sql, tuple(params)).fetchone())
+        return row
+
+    async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        rows: list[Row] = await self._w.run(lambda c: c.execute(sql, tuple(params)).fetchall())
+        return rows
+
+
+def _run_batch(conn: sqlite3.Connection, stmts: Sequence[Stmt]) -> list[int]:
+    """The whole transaction, on the database thread."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        counts = [_run_stmt(conn, i, s) for i, s in enumerate(stmts)]
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
+    return counts
+
+
+def _run_stmt(conn: sqlite3.Connection, index: int, s: Stmt) -> int:
+    if s.many is not None:
+        if not s.many:
+            return 0
+        count = _rowcount(conn.executemany(s.sql, [tuple(r) for r in s.many]))
+    else:
+        count = _rowcount(conn.execute(s.sql, tuple(s.params)))
+    if s.expect is not None and count != s.expect:
+        raise BatchRefused(index, count)
+    return count
+
+
+class SqliteBackend(Backend):
+    """One file: a writer connection behind an asyncio lock, a reader connection without."""
+
+    dialect: Dialect = "sqlite"
+
+    def __init__(
+        self,
+        target: str,
+        writer: _Worker,
+        reader: _Worker | None,
+        checkpointer: _Worker | None = None,
+    ) -> None:
+        self.target = target
+        self._writer = writer
+        self._reader = reader
+        self._ckpt = checkpointer
+        self._lock = asyncio.Lock()
+
+    @classmethod
+    async def open(
+        cls, path: str | Path, pragmas: Sequence[str], reader_pragmas: Sequence[str] = ()
+    ) -> SqliteBackend:
+        """Connections to ``path``: the writer gets ``pragmas``; a file also gets a reader
+        and a checkpointer connection, each with ``reader_pragmas``."""
+        memory = str(path) == ":memory:"
+        target = str(path)
+        if not memory:
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+
+        def connect() -> sqlite3.Connection:
+            conn = sqlite3.connect(target, isolation_level=None, check_same_thread=False)
+            conn.row_factory = sqlite3.Row
+            return conn
+
+        workers: list[_Worker] = [_Worker(await asyncio.to_thread(connect), "sqlite-writer")]
+        try:
+            for pragma in pragmas:
+                await workers[0].run(functools.partial(_exec, sql=pragma))
+            if not memory:
+                for name in ("sqlite-reader", "sqlite-checkpoint"):
+                    workers.append(_Worker(await asyncio.to_thread(connect), name))
+                    for pragma in reader_pragmas:
+                        await workers[-1].run(functools.partial(_exec, sql=pragma))
+        except BaseException:
+            for worker in workers:
+                await worker.close()
+            raise
+        if memory:
+            return cls(target, workers[0], None)
+        return cls(target, workers[0], workers[1], workers[2])
+
+    async def checkpoint(self) -> bool:
+        """A PASSIVE WAL checkpoint on its own connection: it never waits for, nor
+        blocks, the writer. False when there is no file or SQLite was busy."""
+        if self._ckpt is None:
+            return False
+        try:
+            await self._ckpt.run(functools.partial(_exec, sql="PRAGMA wal_checkpoint(PASSIVE)"))
+        except sqlite3.Error:
+            return False
+        return True
+
+    @property
+    def lock(self) -> asyncio.Lock:
+        return self._lock
+
+    async def run_raw(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        """``fn(connection)`` on the writer's thread, under the lock (pragmas, checkpoints)."""
+        async with self._lock:
+            return await self._writer.run(fn)
+
+    @asynccontextmanager
+    async def _timed(self) -> AsyncIterator[None]:
+        loop = asyncio.get_running_loop()
+        asked = loop.time()
+        async with self._lock:
+            got = loop.time()
+            self.lock_wait += got - asked
+            try:
+                yield
+            finally:
+                self.lock_held += loop.time() - got
+                self.writes += 1
+
+    @asynccontextmanager
+    async def write(self) -> AsyncIterator[Tx]:
+        async with self._timed():
+            await self._writer.run(functools.partial(_exec, sql="BEGIN IMMEDIATE"))
+            try:
+                yield _SqliteTx(self._writer)
+            except BaseException:
+                await self._writer.run(_rollback)
+                raise
+            await self._writer.run(functools.partial(_exec, sql="COMMIT"))
+
+    @asynccontextmanager
+    async def read(self) -> AsyncIterator[Tx]:
+        if self._reader is not None:
+            yield _SqliteTx(self._reader)
+            return
+        async with self._lock:  # ":memory:": one connection, shared with the writer
+            yield _SqliteTx(self._writer)
+
+    async def batch(self, stmts: Sequence[Stmt]) -> list[int]:
+        async with self._timed():
+            return await self._writer.run(functools.partial(_run_batch, stmts=stmts))
+
+    async def close(self) -> None:
+        for worker in (self._reader, self._ckpt):
+            if worker is not None:
+                await worker.close()
+        self._reader = self._ckpt = None
+        async with self._lock:
+            await self._writer.close()
+
+
+def _exec(conn: sqlite3.Connection, sql: str) -> None:
+    conn.execute(sql)
+
+
+def _rollback(conn: sqlite3.Connection) -> None:
+    if conn.in_transaction:  # SQLite may already have rolled back (disk full...)
+        conn.execute("ROLLBACK")
+
+
+# --- PostgreSQL -------------------------------------------------------------------------
+
+_PLACEHOLDER = re.compile(r"\?")
+
+
+@functools.lru_cache(maxsize=512)
+def to_dollar(sql: str) -> str:
+    """``?`` placeholders numbered for Postgres (the store's SQL has no ``?`` in literals)."""
+    counter = iter(range(1, 10_000))
+    return _PLACEHOLDER.sub(lambda _m: f"${next(counter)}", sql)
+
+
+def _count(status: str) -> int:
+    """The row count of an asyncpg status line (``UPDATE 1``, ``INSERT 0 3``)."""
+    last = status.rsplit(" ", 1)[-1]
+    return int(last) if last.isdigit() else 0
+
+
+class _PgTx(Tx):
+    dialect: Dialect = "postgres"
+    for_update = " FOR UPDATE"
+
+    def __init__(self, conn: Any) -> None:
+        self._c = conn
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        return _count(await self._c.execute(to_dollar(sql), *params))
+
+    async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        if rows:
+            await self._c.executemany(to_dollar(sql), [tuple(r) for r in rows])
+
+    async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
+        row: Row | None = await self._c.fetchrow(to_dollar(sql), *params)
+        return row
+
+    async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        return list(await self._c.fetch(to_dollar(sql), *params))
+
+
+class PostgresBackend(Backend):
+    """A pool of asyncpg connections; no process-wide lock (the database arbitrates)."""
+
+    dialect: Dialect = "postgres"
+
+    def __init__(self, target: str, pool: Any) -> None:
+        self.target = target
+        self._pool = pool
+
+    @classmethod
+    async def open(cls, url: str, *, pool_size: int = 8) -> PostgresBackend:
+        import asyncpg  # type: ignore[import-untyped]  # only Postgres deployments load it
+
+        pool = await asyncpg.create_pool(
+            url, min_size=1, max_size=pool_size, command_timeout=60, statement_cache_size=512
+        )
+        return cls(url, pool)
+
+    @asynccontextmanager
+    async def write(self) -> AsyncIterator[Tx]:
+        async with self._pool.acquire() as conn, conn.transaction():
+            yield _PgTx(conn)
+        self.writes += 1
+
+    @asynccontextmanager
+    async def read(self) -> AsyncIterator[Tx]:
+        async with self._pool.acquire() as conn:
+            yield _PgTx(conn)
+
+    async def batch(self, stmts: Sequence[Stmt]) -> list[int]:
+        counts: list[int] = []
+        async with self._pool.acquire() as conn, conn.transaction():
+            for i, s in enumerate(stmts):
+                if s.many is not None:
+                    if s.many:
+                        await conn.executemany(to_dollar(s.sql), [tuple(r) for r in s.many])
+                    count = len(s.many)
+                else:
+                    count = _count(await conn.execute(to_dollar(s.sql), *s.params))
+                if s.expect is not None and count != s.expect:
+                    raise BatchRefused(i, count)
+                counts.append(count)
+        self.writes += 1
+        return counts
+
+    async def close(self) -> None:
+        await self._pool.close()  # asyncpg's close is idempotent
