@@ -238,8 +238,19 @@ class Game(ABC, Generic[S, V]):
 
     # --- presentation ----------------------------------------------------------------
     @abstractmethod
-    def render(self, view: V, lang: str = "en") -> bytes:
-        """PNG bytes of a view; a pure function."""
+    def render(self, view: V, lang: str = "en", decision: Decision | None = None) -> bytes:
+        """PNG bytes of a view; a pure function.
+
+        ``decision`` is given for a private prompt (issue 11 item 4): the picture then
+        marks that decision's legal targets with the options' own labels, the same
+        words as the buttons, so a player matches a button with a place on the board.
+        A game may ignore it (the plain board stays a valid prompt picture).
+        """
+
+    def board_text(self, view: V, lang: str = "en") -> list[str]:
+        """Lines shown next to the image in the message text: the stats a phone could
+        not read in the picture (issue 11 item 5). None by default."""
+        return []
 
     def round_label(self, state: S) -> int:
         """The current round/turn number, for logs and file names."""

@@ -24,6 +24,7 @@ from bot.engine.events import AnyEvent, event_from_json
 from bot.engine.game import Ctx, Game, Outcome, Reply, SeatSpec
 from bot.engine.registry import get_game
 from bot.engine.text import Text
+from bot.render.cache import IMAGES, image_key
 
 SNAPSHOT_FORMAT = 2
 """2: structured decisions (typed args, Many/Order/Allocation). A snapshot of an older
@@ -158,8 +159,27 @@ class Match:
     def view(self, seat: int | None) -> BaseModel:
         return self.game.view(self.state, seat)
 
-    def render(self, seat: int | None = None, lang: str = "en") -> bytes:
-        return self.game.render(self.view(seat), lang)
+    def render(
+        self, seat: int | None = None, lang: str = "en", decision: Decision | None = None
+    ) -> bytes:
+        """The picture of ``seat``'s view (public: None); with ``decision`` (a prompt of
+        that seat) its legal targets are marked with the buttons' labels. Drawn once per
+        content: an identical view (same language, same marks) comes from the cache."""
+        view = self.view(seat)
+        game = self.game
+        drawer = f"{type(game).__module__}.{type(game).__qualname__}"
+        if decision is None:
+            return IMAGES.get_or_render(
+                image_key(drawer, view, lang), lambda: game.render(view, lang)
+            )
+        return IMAGES.get_or_render(
+            image_key(drawer, view, lang, decision),
+            lambda: game.render(view, lang, decision),
+        )
+
+    def board_text(self, seat: int | None = None, lang: str = "en") -> list[str]:
+        """The lines shown next to ``seat``'s picture: what the image leaves to the text."""
+        return self.game.board_text(self.view(seat), lang)
 
     def round_label(self) -> int:
         return self.game.round_label(self.state)

@@ -78,10 +78,20 @@ class Base:
         """Matches whose AI seats could not commit (a failing store): they play on the
         next access."""
 
-    async def _render(self, match: Match, lang: str, seat: int | None = None) -> bytes | None:
-        """The image of ``match`` for ``seat`` (public: None); None if drawing failed."""
+    async def _render(
+        self,
+        match: Match,
+        lang: str,
+        seat: int | None = None,
+        decision: Decision | None = None,
+    ) -> bytes | None:
+        """The image of ``match`` for ``seat`` (public: None); None if drawing failed.
+        With ``decision`` (a private prompt of ``seat``) its legal targets are marked."""
         try:
-            data = await run_cpu(match.render, seat, lang)
+            if decision is None:
+                data = await run_cpu(match.render, seat, lang)
+            else:
+                data = await run_cpu(match.render, seat, lang, decision)
         except Exception:
             log.exception("render failed for %s", match.game_id)
             return None

@@ -34,7 +34,8 @@ BOARD_CACHE = 32
 """Seat images kept in memory, by (match, seat, language, version): the prompts of one
 reply, or a second "Make your choice" before anything moved, reuse one drawing."""
 
-ImageKey = tuple[int, int, str, int]
+ImageKey = tuple[int, int, str, int, str | None]
+"""(match, seat, language, version, the prompted decision's key: its marks)."""
 
 
 class PlayMixin(ApplyMixin):
@@ -45,18 +46,21 @@ class PlayMixin(ApplyMixin):
         self._seat_images: OrderedDict[ImageKey, bytes] = OrderedDict()
 
     # --- the seat's own board (issue 11 item 4, issue 13 item 5) --------------------------
-    async def _seat_image(self, live: Live, seat: int, lang: str) -> Attachment | None:
+    async def _seat_image(
+        self, live: Live, seat: int, lang: str, decision: Decision | None = None
+    ) -> Attachment | None:
         """The image of ``seat``'s own view (its hand, shelter or position) now, for its
-        player only; drawn in a worker thread once per version. None if the game draws none."""
+        player only, with ``decision``'s legal targets marked by the buttons' labels; drawn
+        in a worker thread once per version. None if the game draws none."""
         match = live.match
         assert match is not None
-        key = (live.mid, seat, lang, match.version)
+        key = (live.mid, seat, lang, match.version, decision.key if decision else None)
         data = self._seat_images.get(key)
         if data is None:
-            data = await self._render(match, lang, seat)
+            data = await self._render(match, lang, seat, decision)
             if data is None:
                 return None
-            for old in [k for k in self._seat_images if k[:3] == key[:3]]:
+            for old in [k for k in self._seat_images if k[:3] == key[:3] and k[3] != key[3]]:
                 del self._seat_images[old]  # an older version of this board
             self._seat_images[key] = data
             while len(self._seat_images) > BOARD_CACHE:
@@ -65,9 +69,11 @@ class PlayMixin(ApplyMixin):
             self._seat_images.move_to_end(key)
         return Attachment(f"match{live.mid}-seat{seat + 1}-v{match.version}.png", data)
 
-    async def _with_board(self, live: Live, seat: int, lang: str, msg: Msg) -> Msg:
-        """``msg`` (private) carrying ``seat``'s own board image."""
-        image = await self._seat_image(live, seat, lang)
+    async def _with_board(
+        self, live: Live, seat: int, lang: str, msg: Msg, decision: Decision | None = None
+    ) -> Msg:
+        """``msg`` (private) carrying ``seat``'s own board image (``decision``'s targets marked)."""
+        image = await self._seat_image(live, seat, lang, decision)
         msg.secret = True
         if image is not None:
             msg.files = [*msg.files, image]
@@ -76,13 +82,13 @@ class PlayMixin(ApplyMixin):
     async def _prompts(self, live: Live, decisions: list[Decision], lang: str) -> list[Msg]:
         """New private prompt messages, each with the board of the seat it asks."""
         return [
-            await self._with_board(live, d.seat, lang, self._prompt(live, d, lang))
+            await self._with_board(live, d.seat, lang, self._prompt(live, d, lang), d)
             for d in decisions
         ]
 
     async def _private_prompt(self, live: Live, d: Decision, lang: str) -> Msg:
         """One new private prompt with its seat's board (a DM prompt)."""
-        return await self._with_board(live, d.seat, lang, self._prompt(live, d, lang))
+        return await self._with_board(live, d.seat, lang, self._prompt(live, d, lang), d)
 
     async def _redrawn(self, live: Live, d: Decision, lang: str, ver: int, msg: Msg) -> Msg:
         """``msg`` replacing a prompt drawn at version ``ver``: it keeps the board image it
@@ -92,7 +98,7 @@ class PlayMixin(ApplyMixin):
         msg.secret = True
         msg.keep_files = True
         if ver != match.version:
-            image = await self._seat_image(live, d.seat, lang)
+            image = await self._seat_image(live, d.seat, lang, d)
             if image is not None:
                 msg.files = [image]
         return msg

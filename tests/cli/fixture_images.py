@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from PIL import ImageDraw
 
-from bot.engine import GameInfo, ModeInfo, OptionSpec, Text
+from bot.engine import Decision, GameInfo, ModeInfo, OptionSpec, Text
 from bot.engine.registry import register
 from bot.render.common import canvas, font, png_bytes, seat_colour
 from tests.engine.fixture_game import PickGame, PickState, PickView
@@ -48,7 +48,7 @@ class ImagePickGame(PickGame):
     def round_label(self, state: PickState) -> int:
         return state.round
 
-    def render(self, view: PickView, lang: str = "en") -> bytes:
+    def render(self, view: PickView, lang: str = "en", decision: Decision | None = None) -> bytes:
         img, draw = canvas(240, 120)
         assert isinstance(draw, ImageDraw.ImageDraw)
         title = ("Manche" if lang == "fr" else "Round") + f" {view.round}"

@@ -188,7 +188,7 @@ class DraftGame(Game[DraftState, DraftView]):
     def load(self, data: dict[str, Any]) -> DraftState:
         return DraftState.model_validate(data)
 
-    def render(self, view: DraftView, lang: str = "en") -> bytes:
+    def render(self, view: DraftView, lang: str = "en", decision: Decision | None = None) -> bytes:
         return b""
 
     def ai_choose(

@@ -89,7 +89,10 @@ async def test_hand_shows_the_own_board_even_when_nothing_is_awaited(driver: Dri
     fi = await d.press(mover, d.round_message(), "Make your choice")
     prompt = d.prompt_for(d.replies(fi), first)
     assert prompt.ephemeral and seat_images(prompt) == [(mid, first.seat, match.version)]
-    assert prompt.file_bytes(prompt.attachments[0]["filename"]) == match.render(first.seat, "en")
+    # ... drawn for that prompt: its legal targets marked with the buttons' labels.
+    assert prompt.file_bytes(prompt.attachments[0]["filename"]) == match.render(
+        first.seat, "en", first
+    )
     # A spectator has no seat, hence no board.
     fi = await d.slash(d.spectator, "hand")
     assert all(not m.attachments for m in d.replies(fi))
@@ -260,7 +263,7 @@ async def test_madsteam_through_discord_pressure_and_recruitment(
                 seen["recruit"] += 1
                 # The shelter shown is exactly this seat's own view, nobody else's.
                 image = prompt.file_bytes(prompt.attachments[0]["filename"])
-                assert image == match.render(x.seat, "en")
+                assert image == match.render(x.seat, "en", x)
             seen["pressure"] += x.kind == "pressure"
         if not x.structured:
             await d.choose_in(user, prompt, x, choice.option or x.options[0].id)

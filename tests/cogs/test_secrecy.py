@@ -186,8 +186,10 @@ class SecrecyChecker:
         original = Match.render
         checker = self
 
-        def render(match: Match, seat: int | None = None, lang: str = "en") -> bytes:
-            data = original(match, seat, lang)
+        def render(
+            match: Match, seat: int | None = None, lang: str = "en", decision: Any = None
+        ) -> bytes:
+            data = original(match, seat, lang, decision)
             checker.render_seats.append(seat)
             if seat is None:
                 checker.public_pngs.add(data)

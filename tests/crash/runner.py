@@ -25,7 +25,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from bot.engine import Match
+from bot.engine import Decision, Match
 from bot.engine.match import reply_choice
 from bot.engine.registry import get_game
 from bot.gm import Actor, DmResult, GameMaster, ManualClock, Msg
@@ -118,9 +118,12 @@ def channel_state(path: Path) -> list[tuple[int, dict[str, Any]]]:
     return sorted(shown.items())
 
 
-def _digest_render(self: Match, seat: int | None = None, lang: str = "en") -> bytes:
+def _digest_render(
+    self: Match, seat: int | None = None, lang: str = "en", decision: Decision | None = None
+) -> bytes:
     view = self.view(seat).model_dump(mode="json")
-    return hashlib.sha256(json.dumps([view, lang], sort_keys=True).encode()).digest()
+    marks = decision.key if decision is not None else None
+    return hashlib.sha256(json.dumps([view, lang, marks], sort_keys=True).encode()).digest()
 
 
 def _hook_store(store: Store, killer: Killer) -> None:

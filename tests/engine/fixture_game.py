@@ -135,7 +135,7 @@ class PickGame(Game[PickState, PickView]):
     def load(self, data: dict[str, Any]) -> PickState:
         return PickState.model_validate(data)
 
-    def render(self, view: PickView, lang: str = "en") -> bytes:
+    def render(self, view: PickView, lang: str = "en", decision: Decision | None = None) -> bytes:
         return b""
 
     def ai_choose(
@@ -401,7 +401,7 @@ class ShapesGame(Game[ShapesState, ShapesView]):
     def load(self, data: dict[str, Any]) -> ShapesState:
         return ShapesState.model_validate(data)
 
-    def render(self, view: ShapesView, lang: str = "en") -> bytes:
+    def render(self, view: ShapesView, lang: str = "en", decision: Decision | None = None) -> bytes:
         return b""
 
     def ai_choose(

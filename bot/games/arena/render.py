@@ -12,6 +12,7 @@ import math
 
 from PIL import ImageDraw
 
+from bot.engine.decisions import Decision
 from bot.games.arena.state import AttackRecord
 from bot.games.arena.view import ArenaView, FighterView
 from bot.render.common import (
@@ -104,7 +105,7 @@ def _sword(
     draw.line((gx - s * 0.35, gy - s * 0.35, gx + s * 0.35, gy + s * 0.35), fill=INK, width=4)
 
 
-def render_board(view: ArenaView, lang: str = "en") -> bytes:
+def render_board(view: ArenaView, lang: str = "en", decision: Decision | None = None) -> bytes:
     fr = lang.startswith("fr")
     img, draw = canvas(WIDTH, HEIGHT, BG)
     fighters = view.fighters

@@ -672,10 +672,10 @@ class MadGame(Game[MadState, MadView]):
     def copy(self, state: MadState) -> MadState:
         return state.model_copy(deep=True)
 
-    def render(self, view: MadView, lang: str = "en") -> bytes:
+    def render(self, view: MadView, lang: str = "en", decision: Decision | None = None) -> bytes:
         from bot.games.mad.render import render_board
 
-        return render_board(view, lang)
+        return render_board(view, lang, decision)
 
     # --- AI ----------------------------------------------------------------------------
     def ai_choose(

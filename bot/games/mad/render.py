@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from PIL import ImageDraw
 
+from bot.engine.decisions import Decision
 from bot.games.mad.view import MadView
 from bot.render.common import (
     BG,
@@ -134,7 +135,7 @@ def _arrow(d: ImageDraw.ImageDraw, path: list[tuple[float, float]], width: int) 
     d.ellipse((a[0] - r, a[1] - r, a[0] + r, a[1] + r), fill=HIGHLIGHT)
 
 
-def render_board(view: MadView, lang: str = "en") -> bytes:
+def render_board(view: MadView, lang: str = "en", decision: Decision | None = None) -> bytes:
     """PNG of the board, at most 1024 px wide (readable in a phone preview)."""
     rows = view.rows
     cols = view.cols

@@ -1,0 +1,112 @@
+"""Rendered images kept by what they show, so an identical view is drawn once (issue 16 item 3).
+
+About one render in eight draws a view already drawn (the public board after a secret
+pick, a seat's board asked for twice, a second language shown the same step). A key is a
+digest of the game's class, the language, the view's content and the prompt's marks: two
+matches showing the same thing share one drawing, and anything that changes the
+picture changes the key. The cache is bounded in entries and in bytes (least recently
+used first out) and safe to use from the rendering worker threads.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+
+from pydantic import BaseModel
+
+from bot.engine.decisions import Decision
+
+MAX_ENTRIES = 512
+MAX_BYTES = 48 * 1024 * 1024
+"""About 600 phone-sized images: the boards of the matches being played right now."""
+
+Key = bytes
+
+
+def image_key(drawer: str, view: object, lang: str, decision: Decision | None = None) -> Key:
+    """A digest of everything a picture depends on: a renderer is a pure function of these
+    (``drawer`` names the game's class, so two games never share a picture; a view is a
+    pydantic model, a plain JSON-able value is accepted too)."""
+    h = hashlib.blake2b(digest_size=20)
+    h.update(drawer.encode())
+    h.update(b"\0")
+    h.update(lang.encode())
+    h.update(b"\0")
+    h.update(type(view).__qualname__.encode())
+    h.update(b"\0")
+    if isinstance(view, BaseModel):
+        h.update(view.model_dump_json().encode())
+    else:
+        h.update(json.dumps(view, sort_keys=True, default=str).encode())
+    if decision is not None:
+        h.update(b"\0decision\0")
+        h.update(decision.model_dump_json().encode())
+    return h.digest()
+
+
+class ImageCache:
+    """A bounded, thread-safe LRU of PNG bytes by :func:`image_key`."""
+
+    def __init__(self, max_entries: int = MAX_ENTRIES, max_bytes: int = MAX_BYTES) -> None:
+        self.max_entries = max_entries
+        self.max_bytes = max_bytes
+        self._items: OrderedDict[Key, bytes] = OrderedDict()
+        self._bytes = 0
+        self._lock = threading.Lock()
+        self.hits = 0
+        self.misses = 0
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    @property
+    def size(self) -> int:
+        """Bytes held."""
+        return self._bytes
+
+    def get(self, key: Key) -> bytes | None:
+        with self._lock:
+            data = self._items.get(key)
+            if data is None:
+                self.misses += 1
+                return None
+            self._items.move_to_end(key)
+            self.hits += 1
+            return data
+
+    def put(self, key: Key, data: bytes) -> None:
+        if len(data) > self.max_bytes:
+            return
+        with self._lock:
+            old = self._items.pop(key, None)
+            if old is not None:
+                self._bytes -= len(old)
+            self._items[key] = data
+            self._bytes += len(data)
+            while len(self._items) > self.max_entries or self._bytes > self.max_bytes:
+                _, dropped = self._items.popitem(last=False)
+                self._bytes -= len(dropped)
+
+    def get_or_render(self, key: Key, draw: Callable[[], bytes]) -> bytes:
+        """The cached image for ``key``, drawing (outside the lock) and keeping it on a miss.
+        An empty drawing (a game that draws nothing) is not kept."""
+        data = self.get(key)
+        if data is None:
+            data = draw()
+            if data:
+                self.put(key, data)
+        return data
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+            self._bytes = 0
+            self.hits = self.misses = 0
+
+
+IMAGES = ImageCache()
+"""The process's image cache (rendering is pure, so one cache serves every match)."""
