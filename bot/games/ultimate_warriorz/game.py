@@ -9,13 +9,23 @@ from typing import Any
 from bot.engine.decisions import Answer, Decision
 from bot.engine.events import AnyEvent
 from bot.engine.game import Ctx, Game, GameInfo, ModeInfo, OptionSpec, Outcome, Reply, SeatSpec
+from bot.engine.seating import ChoiceValue, SeatChoice
 from bot.engine.text import Text
 from bot.engine.vocabulary import LevelInfo, StatInfo
 from bot.games.ultimate_warriorz import rules
 from bot.games.ultimate_warriorz.ai import EASY, HARD, StrikeSlot, choose
 from bot.games.ultimate_warriorz.args import RollRef
 from bot.games.ultimate_warriorz.cards import FIGHTERS, NAMES, SPECIAL_EFFECTS, SPECIAL_NAMES
-from bot.games.ultimate_warriorz.modes import CONFIG_CHOICES, PLAYER_COUNTS, TEAM, TRIBAL
+from bot.games.ultimate_warriorz.modes import (
+    CONFIG_CHOICES,
+    FIGHTER,
+    LOBBY,
+    PLAYER_COUNTS,
+    TEAM,
+    TEAM_CHOICE,
+    TEAM_IDS,
+    TRIBAL,
+)
 from bot.games.ultimate_warriorz.state import UWState
 from bot.games.ultimate_warriorz.view import UWView, build_view
 
@@ -67,6 +77,39 @@ def _with_specials(summary: Text) -> Text:
 _OWNERS = [(k, f) for f, (_, _, secret, item) in FIGHTERS.items() for k in (secret, item)]
 
 
+TEAM_EMOJI = {"1": "🔴", "2": "🔵", "3": "🟢"}
+
+SEAT_CHOICES = [
+    SeatChoice(
+        id=FIGHTER,
+        names=Text(fr="Combattant", en="Fighter"),
+        values=[ChoiceValue(id=f, names=Text(fr=NAMES[f], en=NAMES[f])) for f in FIGHTERS],
+        unique=True,
+        when={"fighters": [LOBBY]},
+        help=Text(
+            fr="Chacun choisit son combattant ; une place sans choix en reçoit un au hasard.",
+            en="Each player picks a fighter; a seat without one is dealt one at random.",
+        ),
+    ),
+    SeatChoice(
+        id=TEAM_CHOICE,
+        names=Text(fr="Équipe", en="Team"),
+        values=[
+            ChoiceValue(id=t, names=Text(fr=f"Équipe {t}", en=f"Team {t}"), emoji=TEAM_EMOJI.get(t))
+            for t in TEAM_IDS
+        ],
+        host_only=True,
+        modes=[TEAM],
+        when={"config": [LOBBY]},
+        help=Text(
+            fr="L'hôte compose les équipes, de tailles prévues par le livret.",
+            en="The host composes the teams, sized as the book's configurations.",
+        ),
+    ),
+]
+"""Per-seat lobby choices (§2 Attribution): the fighter, and in Team Spirit the team."""
+
+
 class UltimateWarriorz(Game[UWState, UWView]):
     info = GameInfo(
         id="ultimate-warriorz",
@@ -98,10 +141,17 @@ class UltimateWarriorz(Game[UWState, UWView]):
                 id="fighters",
                 names=Text(fr="Attribution des combattants", en="Fighters"),
                 type="choice",
-                default="random",
+                default=LOBBY,
                 choices=[
                     ("random", Text(fr="Tirés au hasard", en="Dealt at random")),
                     ("choose", Text(fr="Choisis à tour de rôle", en="Chosen in turn")),
+                    (
+                        LOBBY,
+                        Text(
+                            fr="Choisis avant la partie (les autres au hasard)",
+                            en="Chosen before the match (the others at random)",
+                        ),
+                    ),
                 ],
             ),
             OptionSpec(
@@ -143,6 +193,7 @@ class UltimateWarriorz(Game[UWState, UWView]):
                 ),
             ),
         ],
+        seat_choices=SEAT_CHOICES,
         summary=_with_specials(SUMMARY),
         stats=STATS,
         ai_levels=[
@@ -199,16 +250,10 @@ class UltimateWarriorz(Game[UWState, UWView]):
         """An image at each round, each reveal, each elimination and each action's end."""
         return any(e.visible_to is None and e.type in CHECKPOINT_EVENTS for e in events)
 
-    def render(self, view: UWView, lang: str = "en", decision: Decision | None = None) -> bytes:
+    def render(self, view: UWView, lang: str = "en") -> bytes:
         from bot.games.ultimate_warriorz.render import render_arena
 
-        return render_arena(view, lang, decision)
-
-    def board_text(self, view: UWView, lang: str = "en") -> list[str]:
-        """PP, first-wound tokens, trophies, charms and effects in words (issue 12 item 8)."""
-        from bot.games.ultimate_warriorz.render import board_lines
-
-        return board_lines(view, lang)
+        return render_arena(view, lang)
 
     def ai_choose(
         self, state: UWState, decision: Decision, rnd: random.Random, level: str | None = None

@@ -59,6 +59,16 @@ BOOK_CONFIGS: dict[int, list[Config]] = {
     8: [_c([[A, B, U, Z], [J, C, S, K]], True)],
 }
 
+FIGHTER = "fighter"
+"""The seat choice of a fighter in the lobby (``SeatSpec.choices``)."""
+TEAM_CHOICE = "team"
+"""The seat choice of a team in the lobby, set by the host."""
+LOBBY = "lobby"
+"""Option value: the teams (``config``) or the fighters (``fighters``) come from the lobby."""
+
+TEAM_IDS = ["1", "2", "3"]
+"""The teams a host may compose in the lobby (6 people in pairs need three)."""
+
 CONFIG_CHOICES: list[tuple[str, Text]] = [
     ("1", Text(fr="1re configuration du livret", en="1st configuration of the book")),
     (
@@ -77,6 +87,13 @@ CONFIG_CHOICES: list[tuple[str, Text]] = [
         Text(
             fr="4e configuration (2 joueurs : 4 contre 4)",
             en="4th configuration (2 people: 4 vs 4)",
+        ),
+    ),
+    (
+        LOBBY,
+        Text(
+            fr="Équipes composées avant la partie (4 à 8 joueurs)",
+            en="Teams composed in the lobby (4 to 8 people)",
         ),
     ),
 ]
@@ -104,6 +121,68 @@ def parse_teams(text: str, people: int) -> Config:
         Text(
             fr=f"Ces équipes ne conviennent pas à {people} joueurs : un combattant ou une équipe par joueur.",
             en=f"These teams do not fit {people} people: one fighter or one team per person.",
+        )
+    )
+
+
+def book_shapes(people: int) -> list[list[int]]:
+    """Team sizes the book prints for ``people`` (one fighter each), largest first."""
+    shapes: list[list[int]] = []
+    for cfg in BOOK_CONFIGS.get(people, []):
+        if all(len(lot) == 1 for lot in cfg.lots):
+            shape = sorted((len(t) for t in cfg.teams), reverse=True)
+            if shape not in shapes:
+                shapes.append(shape)
+    return shapes
+
+
+def _shape_text(shape: list[int]) -> str:
+    return "+".join(str(n) for n in shape)
+
+
+def lobby_teams(people: int, teams: list[str | None]) -> list[list[int]]:
+    """TEAM SPIRIT with the host's teams: seats grouped by the team each was given in the
+    lobby (``teams[seat]``, None: not given), sized as one of the book's configurations
+    for that many people. Seats without a team fill the teams with room, in seat order.
+    Returns the seats of each team."""
+    shapes = book_shapes(people)
+    if not shapes:
+        raise IllegalDecision(
+            Text(
+                fr="Les équipes composées avant la partie demandent 4 à 8 joueurs (un combattant chacun) ; "
+                "à 2 ou 3 joueurs, choisissez une configuration du livret.",
+                en="Teams composed in the lobby need 4 to 8 people (one fighter each); "
+                "with 2 or 3 people, pick one of the book's configurations.",
+            )
+        )
+    given = [t for t in TEAM_IDS if t in teams]
+    counts = sorted(
+        ((teams.count(t), t) for t in given), key=lambda x: (-x[0], TEAM_IDS.index(x[1]))
+    )
+    for shape in shapes:
+        if len(counts) > len(shape) or any(
+            n > size for (n, _), size in zip(counts, shape, strict=False)
+        ):
+            continue
+        ids = [t for _, t in counts] + [t for t in TEAM_IDS if t not in given]
+        sizes = dict(zip(ids, shape, strict=False))
+        members: dict[str, list[int]] = {t: [] for t in ids[: len(shape)]}
+        for seat, t in enumerate(teams):
+            if t is not None:
+                members[t].append(seat)
+        for seat, t in enumerate(teams):
+            if t is None:
+                room = next(x for x in members if len(members[x]) < sizes[x])
+                members[room].append(seat)
+        return [members[t] for t in members]
+    now = _shape_text(sorted((n for n, _ in counts), reverse=True))
+    allowed = " / ".join(_shape_text(s) for s in shapes)
+    raise IllegalDecision(
+        Text(
+            fr=f"À {people} joueurs, le livret fait des équipes de {allowed} ; "
+            f"vous avez composé {now} (sans compter les places sans équipe).",
+            en=f"With {people} people the book's teams are {allowed}; "
+            f"the lobby has {now} (not counting seats without a team).",
         )
     )
 

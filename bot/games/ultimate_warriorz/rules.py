@@ -40,8 +40,17 @@ from bot.games.ultimate_warriorz.args import (
     RollRef,
 )
 from bot.games.ultimate_warriorz.args import Fighter as FighterArg
-from bot.games.ultimate_warriorz.cards import NAMES, SPECIAL_NAMES, Card, load_cards
-from bot.games.ultimate_warriorz.modes import TRIBAL, team_config, tribal_config
+from bot.games.ultimate_warriorz.cards import FIGHTERS, NAMES, SPECIAL_NAMES, Card, load_cards
+from bot.games.ultimate_warriorz.modes import (
+    FIGHTER,
+    LOBBY,
+    TEAM_CHOICE,
+    TRIBAL,
+    Config,
+    lobby_teams,
+    team_config,
+    tribal_config,
+)
 from bot.games.ultimate_warriorz.state import (
     Action,
     AttackKind,
@@ -145,10 +154,22 @@ def owners(state: UWState, seat: int) -> list[Fighter]:
 
 # --- setup (§2, §3) ---------------------------------------------------------------------------
 def setup_state(seats: list[SeatSpec], mode: str, options: dict[str, Any], ctx: Ctx) -> UWState:
+    """§2 Attribution: the lots (a fighter, or a team with 2-3 people) and who plays them.
+
+    Fighters chosen in the lobby (``SeatSpec.choices["fighter"]``) are checked: one per
+    seat, never twice, in the configuration played; the seats left without one are dealt
+    the remaining lots with the match dice. Team Spirit with ``config`` "lobby": the teams
+    the host composed (``choices["team"]``), sized as a book configuration.
+    """
     cards = load_cards(options.get("cards"), options.get("card_data"))
     people = len(seats)
+    from_lobby = options.get("fighters", LOBBY) == LOBBY
+    picks: list[str | None] = [s.choices.get(FIGHTER) if from_lobby else None for s in seats]
     if mode == TRIBAL:
         cfg = tribal_config()
+    elif options.get("config") == LOBBY and not options.get("teams"):
+        cfg = _lobby_config(seats, picks, ctx)
+        picks = [lot[0] for lot in cfg.lots]
     else:
         cfg = team_config(people, str(options.get("config") or "1"), options.get("teams"))
     state = UWState(
@@ -163,11 +184,65 @@ def setup_state(seats: list[SeatSpec], mode: str, options: dict[str, Any], ctx: 
     if state.choose:
         state.phase = "draft"
         return state
-    order = ctx.rng.shuffle(list(range(len(cfg.lots))))
-    for seat in range(people):
-        state.seat_lots[seat] = order[seat]
+    chosen = _chosen_lots(state, seats, picks)
+    if not chosen:
+        order = ctx.rng.shuffle(list(range(len(cfg.lots))))
+        for seat in range(people):
+            state.seat_lots[seat] = order[seat]
+    else:
+        rest = ctx.rng.shuffle([i for i in range(len(cfg.lots)) if i not in chosen.values()])
+        for seat in range(people):
+            state.seat_lots[seat] = chosen[seat] if seat in chosen else rest.pop(0)
     _start_placement(state, ctx)
     return state
+
+
+def _chosen_lots(state: UWState, seats: list[SeatSpec], picks: list[str | None]) -> dict[int, int]:
+    """The lot each seat chose in the lobby (by one of its fighters), checked."""
+    out: dict[int, int] = {}
+    for seat, fid in enumerate(picks):
+        if fid is None:
+            continue
+        lot = next((i for i, lot in enumerate(state.lots) if fid in lot), None)
+        if fid not in FIGHTERS or lot is None:
+            played = ", ".join(name(state, f) for lot in state.lots for f in lot)
+            who = NAMES.get(fid, fid)
+            raise IllegalDecision(
+                Text(
+                    fr=f"{seats[seat].name} a choisi {who}, qui ne joue pas dans cette "
+                    f"configuration ({played}).",
+                    en=f"{seats[seat].name} chose {who}, who is not in this configuration "
+                    f"({played}).",
+                )
+            )
+        other = next((s for s, x in out.items() if x == lot), None)
+        if other is not None:
+            raise IllegalDecision(
+                Text(
+                    fr=f"{seats[seat].name} et {seats[other].name} ont choisi le même lot "
+                    f"({' + '.join(name(state, f) for f in state.lots[lot])}).",
+                    en=f"{seats[seat].name} and {seats[other].name} chose the same lot "
+                    f"({' + '.join(name(state, f) for f in state.lots[lot])}).",
+                )
+            )
+        out[seat] = lot
+    return out
+
+
+def _lobby_config(seats: list[SeatSpec], picks: list[str | None], ctx: Ctx) -> Config:
+    """TEAM SPIRIT, teams composed in the lobby: one fighter per person (chosen, or dealt
+    from those nobody chose), in the teams the host gave, sized as the book's."""
+    groups = lobby_teams(len(seats), [s.choices.get(TEAM_CHOICE) for s in seats])
+    free = [f for f in FIGHTERS if f not in picks]
+    dealt = ctx.rng.shuffle(free)
+    fighters: list[str] = []
+    for p in picks:
+        if p is not None and p in FIGHTERS and p not in fighters:
+            fighters.append(p)
+        else:
+            fighters.append(dealt.pop(0))
+    teams = [[fighters[seat] for seat in group] for group in groups]
+    return Config(teams=teams, lots=[[f] for f in fighters])
 
 
 def _start_placement(state: UWState, ctx: Ctx) -> None:
@@ -873,13 +948,6 @@ def _resolution_decisions(state: UWState) -> list[Decision]:
     return []
 
 
-def _hold_seat(state: UWState, r: Resolution) -> int:
-    attacker = r.rolls[0].attacker if r.rolls else None
-    if attacker is not None:
-        return state.fighter(attacker).seat
-    return state.fighter(r.rolls[0].target).seat if r.rolls else 0
-
-
 def _hold_decision(state: UWState, seat: int) -> Decision:
     return Decision(
         key=f"continue:{state.hold_step}",
@@ -997,16 +1065,10 @@ def apply(state: UWState, answer: Answer, ctx: Ctx) -> None:
         return
     if kind in ("charm", "charm-dice"):
         _apply_charm(state, answer)
-        before = state.resolution
         _continue(state, ctx)
-        if before is not None and state.resolution is not before and state.phase != "over":
-            # The charm's effect is public now: new secret questions (next round's picks,
-            # a charm against the stones) open only after a visible step, so no answer to a
-            # secret question is ever told apart by what follows it.
-            if any(d.secret for d in pending(state)):
-                state.hold = _hold_seat(state, before)
         return
     if kind == "continue":
+        # A one-button step older matches may still hold (before 2026-11): no longer asked.
         state.hold = None
         state.hold_step += 1
         _continue(state, ctx)
