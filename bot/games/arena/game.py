@@ -89,15 +89,32 @@ STATS = [
 
 AI_LEVELS = [
     LevelInfo(
-        id="normal",
-        names=Text(fr="Normal", en="Normal"),
+        id="hard",
+        names=Text(fr="Difficile", en="Hard"),
         summary=Text(
-            fr="Pèse chaque plan du tour avec les probabilités exactes des dés.",
-            en="Weighs every plan of the turn with the exact dice odds.",
+            fr="Probabilités exactes des dés ; choisit sa posture selon la meilleure riposte "
+            "de chaque adversaire.",
+            en="Exact dice odds; picks its posture against each opponent's best answer.",
         ),
-    )
+    ),
+    LevelInfo(
+        id="medium",
+        names=Text(fr="Moyen", en="Medium"),
+        summary=Text(
+            fr="Probabilités exactes des dés ; craint l'attaque la plus forte de chacun.",
+            en="Exact dice odds; fears each opponent's strongest attack.",
+        ),
+    ),
+    LevelInfo(
+        id="easy",
+        names=Text(fr="Facile", en="Easy"),
+        summary=Text(
+            fr="Se soucie peu des ripostes et joue avec une part de hasard.",
+            en="Cares little about answers and plays with some randomness.",
+        ),
+    ),
 ]
-"""Arena!'s AI has one level (``ai.py``)."""
+"""Arena!'s AI levels (``ai.py``: ``LEVELS``), the default (hard) first."""
 
 
 COMPASS: list[tuple[str, int]] = [
@@ -762,10 +779,10 @@ class ArenaGame(Game[ArenaState, ArenaView]):
     def ai_choose(
         self, state: ArenaState, decision: Decision, rnd: random.Random, level: str | None = None
     ) -> str:
-        """One level (``AI_LEVELS``): it plays from the public view only."""
+        """The level's choice (``AI_LEVELS``), from the public view only."""
         from bot.games.arena.ai import choose
 
-        return choose(self.view(state, decision.seat), decision, rnd)
+        return choose(self.view(state, decision.seat), decision, rnd, level)
 
 
 def _status(f: Fighter) -> Text:
