@@ -250,10 +250,16 @@ class UltimateWarriorz(Game[UWState, UWView]):
         """An image at each round, each reveal, each elimination and each action's end."""
         return any(e.visible_to is None and e.type in CHECKPOINT_EVENTS for e in events)
 
-    def render(self, view: UWView, lang: str = "en") -> bytes:
+    def render(self, view: UWView, lang: str = "en", decision: Decision | None = None) -> bytes:
         from bot.games.ultimate_warriorz.render import render_arena
 
-        return render_arena(view, lang)
+        return render_arena(view, lang, decision)
+
+    def board_text(self, view: UWView, lang: str = "en") -> list[str]:
+        """PP, first-wound tokens, trophies, charms and effects in words (issue 12 item 8)."""
+        from bot.games.ultimate_warriorz.render import board_lines
+
+        return board_lines(view, lang)
 
     def ai_choose(
         self, state: UWState, decision: Decision, rnd: random.Random, level: str | None = None

@@ -172,7 +172,7 @@ def _row_lines(f: FighterView, lang: str) -> list[str]:
     """A living fighter's roster lines under its name: card, then effects."""
     first = f"♥{f.hp}  {_card_line(f, lang)}"
     return flow(
-        [first, *_special(f, lang), *_effect_words(f, lang)], font(30), CELL_W - 40, sep="  "
+        [first, *_special(f, lang), *_effect_words(f, lang)], font(30), CELL_W - 40, sep=" · "
     )
 
 
@@ -193,8 +193,8 @@ def _stats_own_line(f: FighterView) -> bool:
 
 def _stats_right(draw: ImageDraw.ImageDraw, x: float, y: float, f: FighterView) -> None:
     """PP, the first-wound token, trophies and the charm, right-aligned at ``x``."""
-    charm = "✿" if f.charm else "·"
-    draw.text((x, y), charm, font=font(34, True), fill=OK if f.charm else MUTED, anchor="rm")
+    # A used charm stays drawn, dim, so the symbol's place never moves.
+    draw.text((x, y), "✿", font=font(34, True), fill=OK if f.charm else (80, 82, 90), anchor="rm")
     x -= 44
     if f.trophies:
         t = f"★{len(f.trophies)}"
