@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from bot.engine import Decision, Match
 from bot.gm import timers as tm
 from bot.gm.clock import Clock, SystemClock
+from bot.gm.lease import Lease
 from bot.gm.live import ACTIVE, Live
 from bot.gm.publisher import Publisher
 from bot.store.records import MatchRecord
@@ -77,6 +78,11 @@ class Base:
         self._must_advance: set[int] = set()
         """Matches whose AI seats could not commit (a failing store): they play on the
         next access."""
+        self.timer_lease: Lease | None = (
+            Lease(store, self.clock) if getattr(store, "shared", False) else None
+        )
+        """With a database other processes share (PostgreSQL): only the holder of this
+        lease runs timers and recovery (:mod:`bot.gm.lease`); None with SQLite."""
 
     async def _render(
         self,
@@ -109,6 +115,9 @@ class Base:
                 live.match = await self.store.load_match(mid)
                 self._must_reload.discard(mid)
                 await self._restore_public(live)
+            elif self.timer_lease is not None and not await self._in_step(live):
+                self._live.pop(mid, None)  # another process moved it on: read it again
+                return await self._get(mid)
             return live
         rec = await self.store.get(mid, snapshot=False)
         if rec is None or rec.status not in ACTIVE:
@@ -121,6 +130,17 @@ class Base:
             live.timers = await self._load_timers(mid)
         self._live[mid] = live
         return live
+
+    async def _in_step(self, live: Live) -> bool:
+        """Whether ``live`` is still what the shared database holds (status, version and,
+        for a lobby, its last change): one small read, no snapshot."""
+        head = await self.store.match_head(live.mid)
+        if head is None or head[0] != live.rec.status:
+            return False
+        if live.match is not None:
+            return head[1] == live.match.version
+        rec = await self.store.get(live.mid, snapshot=False)
+        return rec is not None and rec.updated_at == live.rec.updated_at
 
     async def _reload(self, live: Live) -> None:
         """Put the stored match back in ``live`` after a failed commit (drafts are kept).

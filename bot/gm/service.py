@@ -24,3 +24,21 @@ __all__ = ["ACTIVE", "MAX_AI_STEPS", "UPLOAD_MAX", "GameMaster", "Live", "t_text
 
 class GameMaster(LobbyMixin, CommandsMixin, DeadlinesMixin):
     """Everything the Discord layer decides, without discord."""
+
+    async def recover(self) -> None:
+        """Resume matches at start; with a shared database only in the process holding
+        the timers lease (the others load matches when they are used)."""
+        if self.timer_lease is not None and not await self.timer_lease.renew():
+            return
+        await super().recover()
+
+    async def tick(self) -> None:
+        """Timers and outbox retries; with a shared database only in the lease holder,
+        which, on taking the lease over from a dead process, first resumes its matches."""
+        if self.timer_lease is not None:
+            was = self.timer_lease.held
+            if not await self.timer_lease.renew():
+                return
+            if not was:
+                await super().recover()
+        await super().tick()

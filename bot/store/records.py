@@ -113,3 +113,14 @@ class OutboxItem(OutboxEntry):
     """The match version whose commit implied it."""
     message_id: int | None = None
     attempts: int = 0
+
+
+class PrunedMatch(BaseModel):
+    """A finished match deleted after ``ARENA_PRUNE_DAYS`` (its log file was posted)."""
+
+    match_id: int
+    guild_id: int
+    game: str
+    status: str
+    finished_at: float | None
+    pruned_at: float

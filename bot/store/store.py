@@ -53,6 +53,7 @@ from bot.store.records import (
     Notice,
     OutboxEntry,
     OutboxItem,
+    PrunedMatch,
     StoreConflict,
     UserPrefs,
 )
@@ -1172,6 +1173,88 @@ class Store:
         async with self._read() as db:
             rows = await db.fetchall(sql + " ORDER BY due_at, match_id, key", params)
         return [Deadline(**{**dict(r), "reminded": bool(r["reminded"])}) for r in rows]
+
+    # --- several processes: leases, a match's head --------------------------------------
+    async def take_lease(self, name: str, owner: str, now: float, ttl: float) -> bool:
+        """Take or renew the lease ``name`` for ``ttl`` seconds; False while another owner
+        holds an unexpired one. One statement, atomic on both backends."""
+        counts = await self._backend.batch(
+            [
+                Stmt(
+                    "INSERT INTO leases (name, owner, expires_at) VALUES (?, ?, ?) "
+                    "ON CONFLICT (name) DO UPDATE SET owner = excluded.owner, "
+                    "expires_at = excluded.expires_at "
+                    "WHERE leases.owner = excluded.owner OR leases.expires_at < ?",
+                    (name, owner, now + ttl, now),
+                )
+            ]
+        )
+        return counts[0] == 1
+
+    async def release_lease(self, name: str, owner: str) -> None:
+        """Give the lease up (a clean shutdown): another process takes it at once."""
+        await self._backend.batch(
+            [Stmt("DELETE FROM leases WHERE name = ? AND owner = ?", (name, owner))]
+        )
+
+    async def lease_owner(self, name: str, now: float) -> str | None:
+        """Who holds the lease ``name`` now (None: nobody, or it expired)."""
+        async with self._read() as db:
+            row = await db.fetchone(
+                "SELECT owner FROM leases WHERE name = ? AND expires_at >= ?", (name, now)
+            )
+        return None if row is None else str(row["owner"])
+
+    async def match_head(self, match_id: int) -> tuple[str, int] | None:
+        """``(status, version)`` of a match, read without its snapshot: how a process
+        sharing the database sees that another one moved the match on."""
+        async with self._read() as db:
+            row = await db.fetchone("SELECT status, version FROM matches WHERE id = ?", (match_id,))
+        return None if row is None else (str(row["status"]), int(row["version"]))
+
+    # --- pruning ---------------------------------------------------------------------
+    async def prune(self, finished_before: float, limit: int = 200) -> list[int]:
+        """Delete up to ``limit`` matches that ended (finished, abandoned, cancelled)
+        before ``finished_before`` and owe no post: their log file was posted at the end.
+
+        Each leaves a row in ``pruned`` (id, guild, game, status, when it ended, when it
+        was pruned) so ``verify --db`` can say what happened to it; the append-only
+        trigger lets only those matches' logs go. One transaction per call.
+        """
+        now = self._clock()
+        async with self._write() as db:
+            rows = await db.fetchall(
+                "SELECT id FROM matches WHERE status IN ('finished', 'abandoned', 'cancelled') "
+                "AND coalesce(finished_at, updated_at) < ? AND NOT EXISTS (SELECT 1 FROM "
+                "outbox WHERE outbox.match_id = matches.id AND delivered = 0) "
+                "ORDER BY id LIMIT ?",
+                (finished_before, limit),
+            )
+            ids = [int(r["id"]) for r in rows]
+            if not ids:
+                return []
+            marks = ", ".join("?" * len(ids))
+            await db.execute(
+                "INSERT INTO pruned (match_id, guild_id, game, status, finished_at, pruned_at) "
+                f"SELECT id, guild_id, game, status, finished_at, CAST(? AS DOUBLE PRECISION) "
+                f"FROM matches WHERE id IN ({marks})",
+                (now, *ids),
+            )
+            for table in ("decisions", "seats", "messages", "deadlines", "notices", "outbox"):
+                await db.execute(f"DELETE FROM {table} WHERE match_id IN ({marks})", ids)
+            await db.execute(f"DELETE FROM matches WHERE id IN ({marks})", ids)
+        _log.info("pruned %s finished matches", len(ids))
+        return ids
+
+    async def pruned(self, match_id: int) -> PrunedMatch | None:
+        """What is left of a pruned match, or None if it never was pruned."""
+        async with self._read() as db:
+            row = await db.fetchone(
+                "SELECT match_id, guild_id, game, status, finished_at, pruned_at FROM pruned "
+                "WHERE match_id = ?",
+                (match_id,),
+            )
+        return None if row is None else PrunedMatch(**dict(row))
 
     # --- preferences -----------------------------------------------------------------
     async def guild_settings(self, guild_id: int) -> GuildSettings:
