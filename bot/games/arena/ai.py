@@ -56,6 +56,8 @@ URGENCY = 0.3
 DISARM_COST = 2.5
 FALL_COST = 3.0
 KNOCKED_DOWN_COST = 1.2
+TIE = 1e-6
+"""Between plans worth the same, the one finished in fewer answers."""
 EXPOSURE = 0.5
 """How much an opponent weighs the counter-attack its posture invites (``hard``)."""
 
@@ -66,6 +68,8 @@ class Level:
 
     noise: float
     """Standard deviation of the noise added to each option's score."""
+    slips: float
+    """Chance of playing any sensible option (no known mistake) instead of the best."""
     care: float
     """Weight of the wounds the end hex and posture invite."""
     answers: bool
@@ -73,9 +77,9 @@ class Level:
 
 
 LEVELS: dict[str, Level] = {
-    "hard": Level(noise=0.0, care=1.0, answers=True),
-    "medium": Level(noise=0.0, care=1.0, answers=False),
-    "easy": Level(noise=1.5, care=0.4, answers=False),
+    "hard": Level(noise=0.0, slips=0.0, care=1.0, answers=True),
+    "medium": Level(noise=0.0, slips=0.1, care=1.0, answers=False),
+    "easy": Level(noise=1.5, slips=0.4, care=0.4, answers=False),
 }
 DEFAULT_LEVEL = "hard"
 
@@ -415,6 +419,10 @@ def choose(
             scored.append((value, opt.id))
     else:
         scored = _fight_scores(plan, turn, decision)
+    if lvl.slips and rnd.random() < lvl.slips:
+        sensible = [o for s, o in scored if s > -FORBID / 2]
+        if sensible:
+            return rnd.choice(sensible)
     if lvl.noise:
         scored = [(s + rnd.gauss(0.0, lvl.noise) if s > NONE else s, o) for s, o in scored]
     return _best(scored, rnd)
@@ -446,6 +454,8 @@ def _fight_scores(plan: Planner, turn: TurnView, decision: Decision) -> list[tup
                     value += plan.fight_value(
                         me.pos, space, rem, visited, False, False, plan.decisive(space, t)
                     )
+                    if rem > 0:
+                        value -= TIE  # as good as a move and this attack: one answer, not two
                 whole.append((value, opt.id))
             case Move(to=to, target=target):
                 value = plan.end_score(to, space)
@@ -466,4 +476,4 @@ def _fight_scores(plan: Planner, turn: TurnView, decision: Decision) -> list[tup
     if not whole:
         return steps
     top = max(s for s, _ in whole)
-    return whole + [(s, o) for s, o in steps if s > top + 1e-6]
+    return whole + [(s, o) for s, o in steps if s > top + TIE]
