@@ -10,7 +10,7 @@ import io
 from functools import lru_cache
 from pathlib import Path
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageChops, ImageDraw, ImageFont
 
 ROOT = Path(__file__).resolve().parents[2]
 FONT_DIR = ROOT / "images" / "fonts"
@@ -178,6 +178,28 @@ COMPRESS_LEVEL = 3
 level 3 encodes in about two thirds of level 6's time for 20% more bytes, and level 1
 saves no more time. Rendering was 79% of the bot's CPU, two thirds of it level-6 RGB
 compression (issue 16 item 3)."""
+
+
+def crop_to_content(
+    img: Image.Image, bg: tuple[int, int, int] = BG, margin: int = 12
+) -> Image.Image:
+    """``img`` without its empty edges (pure ``bg``), keeping ``margin`` px around what is
+    drawn: a phone shows the picture as wide as it can, so empty space only shrinks it
+    (issue 11 item 5)."""
+    rgb = img if img.mode == "RGB" else img.convert("RGB")
+    diff = ImageChops.difference(rgb, Image.new("RGB", rgb.size, bg))
+    box = diff.convert("L").point(lambda v: 255 if v > 0 else 0).getbbox()
+    if box is None:
+        return img
+    left, top, right, bottom = box
+    return img.crop(
+        (
+            max(0, left - margin),
+            max(0, top - margin),
+            min(img.width, right + margin),
+            min(img.height, bottom + margin),
+        )
+    )
 
 
 def png_bytes(img: Image.Image) -> bytes:

@@ -33,7 +33,6 @@ BG_TOLERANCE = 6
 """How far (per channel) a pixel may be from the background colour and count as empty
 (the palette encoding may move a colour by a unit or two)."""
 PENDING: dict[str, str] = {
-    "arena": "Arena! board being reworked for phones (render-a)",
     "mad": "MAD board being reworked for phones (render-a)",
 }
 """Games whose layouts are still being reworked for phones: expected to fail until they

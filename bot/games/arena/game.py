@@ -776,6 +776,12 @@ class ArenaGame(Game[ArenaState, ArenaView]):
 
         return render_board(view, lang, decision)
 
+    def board_text(self, view: ArenaView, lang: str = "en") -> list[str]:
+        """The roster, the last turn's dice and the winner: in words next to the image."""
+        from bot.games.arena.render import board_lines
+
+        return board_lines(view, lang)
+
     def ai_choose(
         self, state: ArenaState, decision: Decision, rnd: random.Random, level: str | None = None
     ) -> str:

@@ -1,9 +1,12 @@
-"""The Arena! board picture: a pure function of the public view (PNG bytes, <= 1024 px).
+"""The Arena! board picture for a phone: a pure function of the view (PNG bytes, 1024 px wide).
 
-Left: the 37-hex rosette with hex names, starting circles, fighters (colour,
-HP, posture), markers (on the ground, disarmed), dropped weapons, blocked
-hexes and the last turn's path. Top: the 10-round track. Right: one line per
-fighter and the last turn's dice, damage and special results.
+A phone shows the image about 380 px wide, so the picture keeps only what reads at that
+size (issue 11 item 5): the 37-hex rosette across the whole width with hex names at
+28 px or more, the pawns (colour, HP, posture word, disarmed/resting badges, knocked out),
+dropped weapons, the last turn's path and attack, the round track and, at the end, the
+winner's colour. Names, the roster and the last turn's dice go to the message text
+(:func:`board_lines`). In a private prompt the decision's destinations carry their
+buttons' labels (the hex names) on a yellow tag, and its attack targets a ⚔ badge.
 """
 
 from __future__ import annotations
@@ -13,6 +16,8 @@ import math
 from PIL import ImageDraw
 
 from bot.engine.decisions import Decision
+from bot.games.arena.args import Attack, Move, Step
+from bot.games.arena.board import Hex
 from bot.games.arena.state import AttackRecord
 from bot.games.arena.view import ArenaView, FighterView
 from bot.render.common import (
@@ -27,23 +32,30 @@ from bot.render.common import (
     canvas,
     centred_text,
     colour,
-    die_face,
+    crop_to_content,
     font,
     greyed,
-    hp_bar,
     png_bytes,
     text_on,
 )
 
-WIDTH, HEIGHT = 1000, 720
-SIZE = 45  # hex radius, px
-BOARD_X, BOARD_Y = 300, 405
+WIDTH = 1024
+SIZE = 82  # hex radius (pointy top), px: 7 hexes span 994 px
+SQ3 = math.sqrt(3)
+HEADER = 92
+BOARD_X = WIDTH // 2
+BOARD_Y = HEADER + 10 + int(SIZE * 4.5 + SIZE)
 HEX_FILL = (62, 66, 78)
 HEX_EDGE = (95, 100, 115)
+BLOCKED_FILL = (40, 40, 44)
+MARK_FILL = (112, 98, 34)
 START_RING = (130, 135, 150)
-SQ3 = math.sqrt(3)
-TAG_FONT = 14
+LABEL_SIZE = 28
+HP_SIZE = 30
+TAG_SIZE = 28
+PAWN_R = 33
 HEART = "♥"
+SWORDS = "⚔"
 
 
 def hp_label(hp: int) -> str:
@@ -57,7 +69,7 @@ SHORT: dict[str, tuple[str, str]] = {
     "balancee": ("BAL", "BAL"),
     "agressive": ("AGR", "AGG"),
     "dechainee": ("DÉCH", "UNL"),
-    "sol": ("AU SOL", "DOWN"),
+    "sol": ("SOL", "DOWN"),
 }
 LONG: dict[str, tuple[str, str]] = {
     "garde": ("En garde", "On guard"),
@@ -74,6 +86,18 @@ ACTIONS: dict[str, tuple[str, str]] = {
     "getup": ("se relève", "gets up"),
     "pass": ("passe", "passes"),
 }
+DOTS: dict[str, str] = {
+    "red": "🔴",
+    "blue": "🔵",
+    "green": "🟢",
+    "yellow": "🟡",
+    "violet": "🟣",
+    "orange": "🟠",
+    "brown": "🟤",
+    "white": "⚪",
+    "black": "⚫",
+}
+"""A pawn's colour in the message text, so a reader matches a name with a pawn."""
 
 
 def _t(pair: tuple[str, str], lang: str) -> str:
@@ -94,56 +118,169 @@ def _hex_points(cx: float, cy: float, size: float) -> list[tuple[float, float]]:
     ]
 
 
-def _sword(
-    draw: ImageDraw.ImageDraw, cx: float, cy: float, fill: tuple[int, int, int], scale: float = 0.42
-) -> None:
-    """A dropped-weapon glyph in its owner's colour."""
-    s = SIZE * scale
-    draw.line((cx - s, cy + s, cx + s, cy - s), fill=(20, 20, 20), width=7)
-    draw.line((cx - s, cy + s, cx + s, cy - s), fill=fill, width=4)
-    gx, gy = cx - s * 0.45, cy + s * 0.45
-    draw.line((gx - s * 0.35, gy - s * 0.35, gx + s * 0.35, gy + s * 0.35), fill=INK, width=4)
+# --- a prompt's marks ---------------------------------------------------------------------
+class Marks:
+    """What a private prompt marks: destination hexes (their label is the hex name on the
+    buttons) and attacked seats. Read from the options' typed args, never their ids."""
+
+    def __init__(self, decision: Decision | None) -> None:
+        self.hexes: set[Hex] = set()
+        self.targets: set[int] = set()
+        if decision is None:
+            return
+        for o in decision.options:
+            match o.args:
+                case Move(to=to, target=target):
+                    self.hexes.add(to)
+                    if target is not None:
+                        self.targets.add(target)
+                case Step(to=to):
+                    self.hexes.add(to)
+                case Attack(target=target):
+                    self.targets.add(target)
+                case _:
+                    pass
 
 
 def render_board(view: ArenaView, lang: str = "en", decision: Decision | None = None) -> bytes:
     fr = lang.startswith("fr")
-    img, draw = canvas(WIDTH, HEIGHT, BG)
+    marks = Marks(decision)
+    img, draw = canvas(WIDTH, BOARD_Y + int(SIZE * 5.5) + 110, BG)
     fighters = view.fighters
     last = view.last
-    current = view.current
 
-    _round_track(draw, view, fr)
+    _round_track(draw, view)
 
-    # Hexes, names and starting circles.
     corners = set(view.corners)
     blocked = {f.pos for f in fighters if f.out}
+    occupied = {f.pos for f in fighters}
     for h in view.hexes:
-        cx, cy = centre(h.q, h.r)
-        fill = (40, 40, 44) if (h.q, h.r) in blocked else HEX_FILL
-        draw.polygon(_hex_points(cx, cy, SIZE - 1.5), fill=fill, outline=HEX_EDGE, width=2)
-        if (h.q, h.r) in corners:
-            r = SIZE * 0.8
+        at = (h.q, h.r)
+        cx, cy = centre(*at)
+        fill = BLOCKED_FILL if at in blocked else (MARK_FILL if at in marks.hexes else HEX_FILL)
+        edge = HIGHLIGHT if at in marks.hexes else HEX_EDGE
+        draw.polygon(_hex_points(cx, cy, SIZE - 2), fill=fill, outline=edge, width=3)
+        if at in corners:
+            r = SIZE * 0.82
             draw.ellipse((cx - r, cy - r, cx + r, cy + r), outline=START_RING, width=2)
-        draw.text((cx, cy - SIZE * 0.64), h.label, font=font(15), fill=MUTED, anchor="mm")
 
-    # The last turn's path and attack.
-    if last and last.path:
-        pts = [centre(q, r) for q, r in last.path]
-        mover = colour(fighters[last.seat].colour)
-        if len(pts) > 1:
-            draw.line(pts, fill=(15, 15, 15), width=11, joint="curve")
-            draw.line(pts, fill=HIGHLIGHT, width=6, joint="curve")
-            for k, (x, y) in enumerate(pts[1:], start=1):
-                draw.ellipse((x - 9, y - 9, x + 9, y + 9), fill=HIGHLIGHT, outline=(15, 15, 15))
-                centred_text(draw, (x, y), str(k), 12, (20, 20, 20), True)
-        sx, sy = pts[0]
-        draw.ellipse((sx - 11, sy - 11, sx + 11, sy + 11), outline=mover, width=4)
-
-    # The turn being built (a prompt's picture): the steps so far, dashed.
+    paths: set[Hex] = set()
+    if last and len(last.path) > 1:
+        _path(draw, [centre(q, r) for q, r in last.path], HIGHLIGHT, dashed=False)
+        paths.update(last.path)
     turn = view.turn
     if turn and len(turn.path) > 1:
-        pts = [centre(q, r) for q, r in turn.path]
-        mover = colour(fighters[turn.seat].colour)
+        _path(draw, [centre(q, r) for q, r in turn.path], colour(fighters[turn.seat].colour), True)
+        paths.update(turn.path)
+
+    # Hex names over the paths: a destination's name on its yellow tag (its buttons' label).
+    for h in view.hexes:
+        at = (h.q, h.r)
+        cx, cy = centre(*at)
+        ly = cy - SIZE * 0.6 if at in occupied else cy
+        if at in marks.hexes:
+            _tag(draw, cx, ly, h.label, HIGHLIGHT, (20, 20, 20))
+        elif at in paths and at not in occupied:
+            _tag(draw, cx, ly, h.label, HEX_FILL, INK)
+        else:
+            centred_text(draw, (cx, ly), h.label, LABEL_SIZE, MUTED)
+
+    # Dropped weapons (under the fighters so a fighter on it still shows).
+    for f in fighters:
+        if f.disarmed and f.weapon_at and not f.out:
+            cx, cy = centre(*f.weapon_at)
+            if f.weapon_at in occupied:
+                _sword(draw, cx + SIZE * 0.62, cy + SIZE * 0.05, colour(f.colour), 0.2)
+            else:
+                _sword(draw, cx, cy + SIZE * 0.32, colour(f.colour), 0.3)
+
+    for f in fighters:
+        _pawn(draw, f, view.current, fr, f.seat in marks.targets)
+
+    atk = last.attack if last else None
+    if atk:
+        _arrow(
+            draw, centre(*atk.at), centre(*fighters[atk.defender].pos), DANGER if atk.hit else INK
+        )
+
+    bottom = BOARD_Y + SIZE * 4.5 + SIZE + 8
+    if view.finished:
+        _winner(draw, view, fr, bottom + 12)
+    return png_bytes(crop_to_content(img, BG, margin=12))
+
+
+def _tag(
+    draw: ImageDraw.ImageDraw,
+    cx: float,
+    cy: float,
+    text: str,
+    fill: tuple[int, int, int],
+    ink: tuple[int, int, int],
+    size: int = LABEL_SIZE,
+) -> None:
+    """``text`` bold on a rounded tag centred at (cx, cy)."""
+    f = font(size, True)
+    w = draw.textlength(text, font=f) + 14
+    h = size + 8
+    draw.rounded_rectangle((cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2), radius=8, fill=fill)
+    draw.text((cx, cy), text, font=f, fill=ink, anchor="mm")
+
+
+def _pawn(
+    draw: ImageDraw.ImageDraw, f: FighterView, current: int | None, fr: bool, aimed: bool
+) -> None:
+    cx, cy = centre(*f.pos)
+    cy += SIZE * 0.04
+    fill = colour(f.colour)
+    r = PAWN_R
+    if f.out:
+        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=greyed(fill), outline=GREY, width=2)
+        draw.line((cx - r, cy - r, cx + r, cy + r), fill=DANGER, width=6)
+        draw.line((cx - r, cy + r, cx + r, cy - r), fill=DANGER, width=6)
+        return
+    if f.seat == current:
+        rr = r + 7
+        draw.ellipse((cx - rr, cy - rr, cx + rr, cy + rr), outline=INK, width=4)
+    if aimed:
+        rr = r + 7
+        draw.ellipse((cx - rr, cy - rr, cx + rr, cy + rr), outline=DANGER, width=6)
+    if f.down:
+        draw.ellipse(
+            (cx - r * 1.25, cy - r * 0.7, cx + r * 1.25, cy + r * 0.8),
+            fill=fill,
+            outline=(15, 15, 15),
+            width=2,
+        )
+    else:
+        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=fill, outline=(15, 15, 15), width=2)
+    centred_text(draw, (cx, cy + 1), hp_label(f.hp), HP_SIZE, text_on(fill), True)
+    tag = _t(SHORT[f.posture], "fr" if fr else "en")
+    _tag(draw, cx, cy + SIZE * 0.62, tag, DANGER if f.down else (25, 25, 30), INK, TAG_SIZE)
+    if f.disarmed:
+        bx, by = cx + r * 0.95, cy - r * 0.95
+        draw.ellipse((bx - 13, by - 13, bx + 13, by + 13), fill=DANGER, outline=(15, 15, 15))
+        draw.line((bx - 6, by - 6, bx + 6, by + 6), fill=INK, width=4)
+        draw.line((bx - 6, by + 6, bx + 6, by - 6), fill=INK, width=4)
+    if f.resting:
+        bx, by = cx - r * 0.95, cy - r * 0.95
+        draw.ellipse((bx - 13, by - 13, bx + 13, by + 13), fill=OK, outline=(15, 15, 15))
+        draw.line((bx - 7, by, bx + 7, by), fill=(15, 15, 15), width=4)
+        draw.line((bx, by - 7, bx, by + 7), fill=(15, 15, 15), width=4)
+    if aimed:
+        bx, by = cx + r * 1.3, cy + r * 0.1
+        draw.ellipse((bx - 19, by - 19, bx + 19, by + 19), fill=DANGER, outline=(15, 15, 15))
+        centred_text(draw, (bx, by + 1), SWORDS, 28, INK, True)
+
+
+def _path(
+    draw: ImageDraw.ImageDraw,
+    pts: list[tuple[float, float]],
+    fill: tuple[int, int, int],
+    dashed: bool,
+) -> None:
+    """A path hex centre to hex centre: solid for the last turn, dashed for the turn being
+    built; a dot at each step and a ring at the start."""
+    if dashed:
         for (x0, y0), (x1, y1) in zip(pts, pts[1:], strict=False):
             for k in range(0, 10, 2):
                 a, b = k / 10, (k + 1) / 10
@@ -154,111 +291,27 @@ def render_board(view: ArenaView, lang: str = "en", decision: Decision | None = 
                         x0 + (x1 - x0) * b,
                         y0 + (y1 - y0) * b,
                     ),
-                    fill=mover,
-                    width=6,
+                    fill=fill,
+                    width=8,
                 )
-
-    # Dropped weapons (under the fighters so a fighter on it still shows).
-    occupied = {f.pos for f in fighters}
-    for f in fighters:
-        if f.disarmed and f.weapon_at and not f.out:
-            cx, cy = centre(*f.weapon_at)
-            if f.weapon_at in occupied:
-                _sword(draw, cx + SIZE * 0.66, cy + SIZE * 0.05, colour(f.colour), 0.24)
-            else:
-                _sword(draw, cx, cy + SIZE * 0.08, colour(f.colour))
-
-    # Fighters.
-    for f in fighters:
-        cx, cy = centre(*f.pos)
-        fill = colour(f.colour)
-        r = SIZE * 0.56
-        if f.out:
-            draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=greyed(fill), outline=GREY, width=2)
-            draw.line((cx - r, cy - r, cx + r, cy + r), fill=DANGER, width=5)
-            draw.line((cx - r, cy + r, cx + r, cy - r), fill=DANGER, width=5)
-            continue
-        if f.seat == current:
-            rr = r + 6
-            draw.ellipse((cx - rr, cy - rr, cx + rr, cy + rr), outline=INK, width=3)
-        if f.down:
-            # Lying pawn: a flattened disc.
-            draw.ellipse(
-                (cx - r * 1.15, cy - r * 0.55, cx + r * 1.15, cy + r * 0.75),
-                fill=fill,
-                outline=(15, 15, 15),
-                width=2,
-            )
-        else:
-            draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=fill, outline=(15, 15, 15), width=2)
-        centred_text(draw, (cx, cy + 1), hp_label(f.hp), 21, text_on(fill), True)
-        tag = _t(SHORT[f.posture], "fr" if fr else "en")
-        tag_fill = DANGER if f.down else (25, 25, 30)
-        tw = draw.textlength(tag, font=font(TAG_FONT, True)) + 8
-        ty = cy + SIZE * 0.68
-        draw.rounded_rectangle((cx - tw / 2, ty - 9, cx + tw / 2, ty + 9), radius=5, fill=tag_fill)
-        centred_text(draw, (cx, ty), tag, TAG_FONT, INK, True)
-        if f.disarmed:
-            bx, by = cx + r * 0.85, cy - r * 0.85
-            draw.ellipse((bx - 10, by - 10, bx + 10, by + 10), fill=DANGER, outline=(15, 15, 15))
-            draw.line((bx - 5, by - 5, bx + 5, by + 5), fill=INK, width=3)
-            draw.line((bx - 5, by + 5, bx + 5, by - 5), fill=INK, width=3)
-        if f.resting:
-            bx, by = cx - r * 0.85, cy - r * 0.85
-            draw.ellipse((bx - 10, by - 10, bx + 10, by + 10), fill=OK, outline=(15, 15, 15))
-            centred_text(draw, (bx, by), "+", 16, (15, 15, 15), True)
-
-    # The last attack, over the pawns so it stays visible.
-    atk = last.attack if last else None
-    if atk:
-        ax, ay = centre(*atk.at)
-        dx, dy = centre(*fighters[atk.defender].pos)
-        _arrow(draw, (ax, ay), (dx, dy), DANGER if atk.hit else INK)
-
-    _legend(draw, fr)
-    _side_panel(draw, view, fr)
-    return png_bytes(img)
+    else:
+        draw.line(pts, fill=(15, 15, 15), width=14, joint="curve")
+        draw.line(pts, fill=fill, width=8, joint="curve")
+        for x, y in pts[1:]:
+            draw.ellipse((x - 11, y - 11, x + 11, y + 11), fill=fill, outline=(15, 15, 15))
+    sx, sy = pts[0]
+    draw.ellipse((sx - 14, sy - 14, sx + 14, sy + 14), outline=fill, width=5)
 
 
-def _legend(draw: ImageDraw.ImageDraw, fr: bool) -> None:
-    """What the markers mean, under the board."""
-    y = HEIGHT - 34
-    x = 24.0
-    f = font(15)
-    items = [
-        ("hp", "PV" if fr else "HP"),
-        ("path", "dernier trajet" if fr else "last path"),
-        ("disarmed", "désarmé" if fr else "disarmed"),
-        ("weapon", "arme au sol" if fr else "dropped weapon"),
-        ("rest", "repos" if fr else "resting"),
-        ("out", "hors combat" if fr else "knocked out"),
-    ]
-    for kind, text in items:
-        if kind == "hp":
-            draw.ellipse((x, y - 11, x + 36, y + 11), fill=(200, 200, 205))
-            centred_text(draw, (x + 18, y), hp_label(7), 14, (20, 20, 20), True)
-            x += 42
-        elif kind == "path":
-            draw.line((x, y, x + 22, y), fill=HIGHLIGHT, width=6)
-            x += 28
-        elif kind == "disarmed":
-            draw.ellipse((x, y - 9, x + 18, y + 9), fill=DANGER)
-            draw.line((x + 5, y - 4, x + 13, y + 4), fill=INK, width=3)
-            draw.line((x + 5, y + 4, x + 13, y - 4), fill=INK, width=3)
-            x += 24
-        elif kind == "weapon":
-            draw.line((x, y + 9, x + 18, y - 9), fill=INK, width=4)
-            x += 24
-        elif kind == "rest":
-            draw.ellipse((x, y - 9, x + 18, y + 9), fill=OK)
-            centred_text(draw, (x + 9, y), "+", 14, (15, 15, 15), True)
-            x += 24
-        else:
-            draw.line((x, y - 8, x + 16, y + 8), fill=DANGER, width=4)
-            draw.line((x, y + 8, x + 16, y - 8), fill=DANGER, width=4)
-            x += 22
-        draw.text((x, y), text, font=f, fill=MUTED, anchor="lm")
-        x += draw.textlength(text, font=f) + 14
+def _sword(
+    draw: ImageDraw.ImageDraw, cx: float, cy: float, fill: tuple[int, int, int], scale: float
+) -> None:
+    """A dropped-weapon glyph in its owner's colour."""
+    s = SIZE * scale
+    draw.line((cx - s, cy + s, cx + s, cy - s), fill=(20, 20, 20), width=9)
+    draw.line((cx - s, cy + s, cx + s, cy - s), fill=fill, width=5)
+    gx, gy = cx - s * 0.45, cy + s * 0.45
+    draw.line((gx - s * 0.35, gy - s * 0.35, gx + s * 0.35, gy + s * 0.35), fill=INK, width=5)
 
 
 def _arrow(
@@ -271,197 +324,153 @@ def _arrow(
     bx, by = b
     length = math.hypot(bx - ax, by - ay) or 1.0
     ux, uy = (bx - ax) / length, (by - ay) / length
-    sx, sy = ax + ux * SIZE * 0.5, ay + uy * SIZE * 0.5
-    ex, ey = bx - ux * SIZE * 0.78, by - uy * SIZE * 0.78
-    draw.line((sx, sy, ex, ey), fill=fill, width=6)
+    sx, sy = ax + ux * PAWN_R, ay + uy * PAWN_R
+    ex, ey = bx - ux * (PAWN_R + 14), by - uy * (PAWN_R + 14)
+    draw.line((sx, sy, ex, ey), fill=(15, 15, 15), width=12)
+    draw.line((sx, sy, ex, ey), fill=fill, width=7)
     px, py = -uy, ux
     head = [
-        (ex + ux * 10, ey + uy * 10),
-        (ex - ux * 6 + px * 9, ey - uy * 6 + py * 9),
-        (ex - ux * 6 - px * 9, ey - uy * 6 - py * 9),
+        (ex + ux * 14, ey + uy * 14),
+        (ex - ux * 8 + px * 13, ey - uy * 8 + py * 13),
+        (ex - ux * 8 - px * 13, ey - uy * 8 - py * 13),
     ]
-    draw.polygon(head, fill=fill)
+    draw.polygon(head, fill=fill, outline=(15, 15, 15))
 
 
-def _round_track(draw: ImageDraw.ImageDraw, view: ArenaView, fr: bool) -> None:
+def _round_track(draw: ImageDraw.ImageDraw, view: ArenaView) -> None:
+    """The title and the round track: the current round in yellow, played rounds dimmed."""
+    draw.text((14, HEADER / 2), "Arena!", font=font(40, True), fill=INK, anchor="lm")
     rounds = view.rounds
-    now = view.round
-    draw.text((20, 30), "Arena!", font=font(30, True), fill=INK, anchor="lm")
-    draw.text((20, 62), "Tour" if fr else "Round", font=font(16), fill=MUTED, anchor="lm")
-    x0, w, gap = 150, 40, 5
+    x0 = 178
+    step = (WIDTH - 14 - x0) / rounds
+    w = step - 8
     for k in range(1, rounds + 1):
-        x = x0 + (k - 1) * (w + gap)
-        done = k < now or (k == now and view.finished)
-        fill = HIGHLIGHT if k == now else ((90, 92, 100) if done else PANEL)
-        draw.rounded_rectangle((x, 22, x + w, 62), radius=7, fill=fill, outline=HEX_EDGE, width=2)
-        centred_text(draw, (x + w / 2, 42), str(k), 20, (20, 20, 20) if k == now else INK, True)
-
-
-def _side_panel(draw: ImageDraw.ImageDraw, view: ArenaView, fr: bool) -> None:
-    x0, x1 = 610, WIDTH - 14
-    fighters = view.fighters
-    lang = "fr" if fr else "en"
-    y = 84
-    draw.text(
-        (x0 + 4, y - 6),
-        "Ordre de jeu" if fr else "Turn order",
-        font=font(14),
-        fill=MUTED,
-        anchor="ls",
-    )
-    draw.rounded_rectangle((x0, y, x1, y + 30 + 50 * len(fighters)), radius=10, fill=PANEL)
-    y += 10
-    for seat in view.order:
-        f = fighters[seat]
-        fill = colour(f.colour)
-        cy = y + 22
-        if f.seat == view.current:
-            draw.rounded_rectangle((x0 + 4, y, x1 - 4, y + 46), radius=8, outline=INK, width=2)
-        draw.ellipse(
-            (x0 + 12, cy - 14, x0 + 40, cy + 14),
-            fill=greyed(fill) if f.out else fill,
-            outline=(15, 15, 15),
-            width=2,
-        )
-        name = f.name[:14]
-        draw.text(
-            (x0 + 50, cy - 10),
-            name,
-            font=font(18, True),
-            fill=MUTED if f.out else INK,
-            anchor="lm",
-        )
-        if f.out:
-            status = "hors de combat" if fr else "knocked out"
-        else:
-            bits = [_t(LONG[f.posture], lang)]
-            if f.disarmed:
-                bits.append("désarmé" if fr else "disarmed")
-            if f.resting:
-                bits.append("repos" if fr else "resting")
-            status = f"{f.hex} · " + ", ".join(bits)
-        draw.text(
-            (x0 + 50, cy + 12),
-            status,
-            font=font(15),
-            fill=DANGER if f.down or f.disarmed else MUTED,
-            anchor="lm",
-        )
-        hp_bar(draw, x1 - 100, cy - 16, 86, 12, f.hp, 7)
-        draw.text(
-            (x1 - 14, cy + 8),
-            f"{f.hp}/7 {'PV' if fr else 'HP'}",
-            font=font(16, True),
-            fill=INK,
-            anchor="rm",
-        )
-        y += 50
-    y += 34
-    _last_turn(draw, view, x0, x1, y, fr)
-
-
-def _last_turn(
-    draw: ImageDraw.ImageDraw, view: ArenaView, x0: int, x1: int, y: int, fr: bool
-) -> None:
-    last = view.last
-    fighters = view.fighters
-    lang = "fr" if fr else "en"
-    if view.finished:
-        winner = view.winner
-        msg = (
-            (f"Vainqueur : {fighters[winner].name}" if fr else f"Winner: {fighters[winner].name}")
-            if winner is not None
-            else ("Personne ne gagne" if fr else "Nobody wins")
-        )
+        x = x0 + (k - 1) * step
+        done = k < view.round or (k == view.round and view.finished)
+        now = k == view.round
+        fill = HIGHLIGHT if now else ((90, 92, 100) if done else PANEL)
         draw.rounded_rectangle(
-            (x0, HEIGHT - 62, x1, HEIGHT - 14),
-            radius=10,
-            fill=HIGHLIGHT if winner is not None else DANGER,
+            (x, 14, x + w, HEADER - 14), radius=9, fill=fill, outline=HEX_EDGE, width=2
         )
-        centred_text(draw, ((x0 + x1) / 2, HEIGHT - 38), msg, 22, (20, 20, 20), True)
-    if not last:
-        draw.text((x0, y), "Premier tour" if fr else "First turn", font=font(18, True), fill=MUTED)
-        return
+        centred_text(draw, (x + w / 2, HEADER / 2), str(k), 32, (20, 20, 20) if now else INK, True)
+
+
+def _winner(draw: ImageDraw.ImageDraw, view: ArenaView, fr: bool, y: float) -> None:
+    """The end: the winner's pawn colour and a word (names are in the message text)."""
+    winner = view.winner
+    if winner is not None:
+        text = "Vainqueur" if fr else "Winner"
+        fill = colour(view.fighters[winner].colour)
+    else:
+        text = "Personne ne gagne" if fr else "Nobody wins"
+        fill = DANGER
+    f = font(36, True)
+    w = draw.textlength(text, font=f) + (90 if winner is not None else 40)
+    x0 = (WIDTH - w) / 2
+    draw.rounded_rectangle(
+        (x0, y, x0 + w, y + 64), radius=12, fill=HIGHLIGHT if winner is not None else DANGER
+    )
+    x = x0 + 20
+    if winner is not None:
+        draw.ellipse((x, y + 14, x + 36, y + 50), fill=fill, outline=(15, 15, 15), width=3)
+        x += 52
+    draw.text((x, y + 32), text, font=f, fill=(20, 20, 20), anchor="lm")
+
+
+# --- the message text -----------------------------------------------------------------------
+def board_lines(view: ArenaView, lang: str = "en") -> list[str]:
+    """What the picture leaves to the message text: the roster in turn order (colour dot,
+    name, hex, HP, posture and markers), the last turn with both sides' dice, the wound
+    and the special results, and the winner."""
+    fr = lang.startswith("fr")
+    hp = "PV" if fr else "HP"
+    lines: list[str] = []
+    for seat in view.order:
+        f = view.fighters[seat]
+        dot = DOTS.get(f.colour, "⚪")
+        if f.out:
+            lines.append(f"✖ {dot} {f.name} · {'hors de combat' if fr else 'knocked out'}")
+            continue
+        bits = [_t(LONG[f.posture], lang)]
+        if f.disarmed:
+            bits.append("désarmé" if fr else "disarmed")
+        if f.resting:
+            bits.append("repos" if fr else "resting")
+        arrow = "▶ " if seat == view.current and not view.finished else ""
+        lines.append(f"{arrow}{dot} {f.name} · {f.hex} · {f.hp}/7 {hp} · {', '.join(bits)}")
+    last = view.last
+    if last is not None:
+        lines += _last_lines(view, lang)
+    if view.finished:
+        w = view.winner
+        if w is not None:
+            name = view.fighters[w].name
+            lines.append(
+                f"🏆 {'Vainqueur' if fr else 'Winner'} : {name}" if fr else f"🏆 Winner: {name}"
+            )
+        else:
+            lines.append("Personne ne gagne." if fr else "Nobody wins.")
+    return lines
+
+
+def _last_lines(view: ArenaView, lang: str) -> list[str]:
+    fr = lang.startswith("fr")
+    last = view.last
+    assert last is not None
+    fighters = view.fighters
     who = fighters[last.seat]
-    head = ("Dernier tour : " if fr else "Last turn: ") + who.name[:14]
-    draw.text((x0, y), head, font=font(18, True), fill=colour(who.colour))
-    y += 26
-    line = f"{_t(LONG.get(last.posture, LONG['garde']), lang)}, {_t(ACTIONS.get(last.action, ('', '')), lang)}"
+    head = "Dernier tour" if fr else "Last turn"
+    line = (
+        f"{head}{' ' if fr else ''}: {DOTS.get(who.colour, '⚪')} {who.name}, "
+        f"{_t(LONG.get(last.posture, LONG['garde']), lang).lower()}, "
+        f"{_t(ACTIONS.get(last.action, ('', '')), lang)}"
+    )
     if last.healed:
         line += " · +1 PV" if fr else " · +1 HP"
-    draw.text((x0, y), line, font=font(15), fill=INK)
-    y += 22
     if len(last.path) > 1:
-        labels = _labels(view)
-        text = " → ".join(labels[h] for h in last.path)
-        draw.text((x0, y), text, font=font(15), fill=HIGHLIGHT)
-        y += 22
+        labels = {(h.q, h.r): h.label for h in view.hexes}
+        line += " · " + " → ".join(labels[h] for h in last.path)
+    out = [line]
     if last.attack:
-        _last_attack(draw, last.attack, fighters, x0, x1, y, fr)
+        out += _attack_lines(last.attack, fighters, fr)
+    return out
 
 
-def _last_attack(
-    draw: ImageDraw.ImageDraw,
-    atk: AttackRecord,
-    fighters: list[FighterView],
-    x0: int,
-    x1: int,
-    y: int,
-    fr: bool,
-) -> None:
-    """Both sides' dice and totals, the result, the wound and the special results."""
-    y += 4
-    d = fighters[atk.defender]
-    a = fighters[atk.attacker]
-    for who_, dice, total, side in (
-        (a, atk.attack_dice, atk.attack_total, "Attaque" if fr else "Attack"),
-        (d, atk.defence_dice, atk.defence_total, "Défense" if fr else "Defence"),
-    ):
-        draw.text((x0, y + 15), f"{side}", font=font(14), fill=MUTED, anchor="lm")
-        draw.ellipse((x0 + 70, y + 7, x0 + 86, y + 23), fill=colour(who_.colour))
-        x = x0 + 94
-        if not dice:
-            draw.text(
-                (x, y + 15), "aucun dé" if fr else "no dice", font=font(14), fill=MUTED, anchor="lm"
-            )
-            x += 80
-        for v in dice:
-            die_face(draw, x, y + 2, 26, v)
-            x += 31
-        draw.text((x1 - 8, y + 15), f"= {total}", font=font(20, True), fill=INK, anchor="rm")
-        y += 34
+def _attack_lines(atk: AttackRecord, fighters: list[FighterView], fr: bool) -> list[str]:
+    """Both sides' dice and totals, the result with the wound written out, the specials."""
+    a, d = fighters[atk.attacker], fighters[atk.defender]
+    unit = "PV" if fr else "HP"
+
+    def dice(values: list[int]) -> str:
+        return " ".join(f"`{v}`" for v in values) if values else ("aucun dé" if fr else "no dice")
+
+    out = [
+        f"⚔️ {'Attaque' if fr else 'Attack'} {a.name} : {dice(atk.attack_dice)} = **{atk.attack_total}**"
+        f" · {'Défense' if fr else 'Defence'} {d.name} : {dice(atk.defence_dice)} = **{atk.defence_total}**"
+        if fr
+        else f"⚔️ Attack {a.name}: {dice(atk.attack_dice)} = **{atk.attack_total}**"
+        f" · Defence {d.name}: {dice(atk.defence_dice)} = **{atk.defence_total}**"
+    ]
     if atk.hit:
-        unit = "PV" if fr else "HP"
-        head = "Touché :" if fr else "Hit:"
-        res = f"{head} -{atk.damage} {unit} → {d.name[:12]} {atk.hp_after} {unit}"
-        col = DANGER
+        res = f"{'Touché' if fr else 'Hit'}{' ' if fr else ''}: -{atk.damage} {unit} → {d.name} {'à' if fr else 'at'} {atk.hp_after} {unit}"
+        if atk.attack_value is not None and atk.defence_value is not None:
+            av, dv = atk.attack_value, atk.defence_value
+            formula = f"{av} - {dv} = {av - dv}"
+            if atk.damage != av - dv:
+                formula += f" → {atk.damage} (minimum)"
+            res += f" ({'blessure' if fr else 'wound'} {formula})"
     else:
         res = "Paré" if fr else "Parried"
-        col = OK
-    draw.text((x0, y + 4), res, font=font(18, True), fill=col)
-    y += 28
-    if atk.hit and atk.attack_value is not None and atk.defence_value is not None:
-        # The record's values and wound, written out: the rule was applied when it happened.
-        av, dv = atk.attack_value, atk.defence_value
-        formula = f"{av} - {dv} = {av - dv}"
-        if atk.damage != av - dv:
-            formula += f" → {atk.damage} (minimum)"
-        formula = ("Blessure : " if fr else "Wound: ") + formula
-        draw.text((x0, y), formula, font=font(15), fill=MUTED)
-        y += 22
     specials: list[str] = []
     if atk.knocked_out:
-        specials.append(f"{d.name[:12]} " + ("hors de combat" if fr else "knocked out"))
+        specials.append(f"{d.name} " + ("hors de combat" if fr else "knocked out"))
     if atk.disarmed:
-        specials.append(f"{a.name[:12]} " + ("désarmé" if fr else "disarmed"))
+        specials.append(f"{a.name} " + ("désarmé" if fr else "disarmed"))
     if atk.attacker_fell:
-        specials.append(f"{a.name[:12]} " + ("tombe au sol" if fr else "falls down"))
+        specials.append(f"{a.name} " + ("tombe au sol" if fr else "falls down"))
     if atk.defender_fell:
-        specials.append(f"{d.name[:12]} " + ("renversé au sol" if fr else "knocked down"))
-    for s in specials:
-        draw.text((x0, y), "• " + s, font=font(15, True), fill=HIGHLIGHT)
-        y += 21
-
-
-def _labels(view: ArenaView) -> dict[tuple[int, int], str]:
-    return {(h.q, h.r): h.label for h in view.hexes}
+        specials.append(f"{d.name} " + ("renversé au sol" if fr else "knocked down"))
+    if specials:
+        res += " · " + " · ".join(specials)
+    out.append(res)
+    return out

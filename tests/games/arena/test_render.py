@@ -100,12 +100,98 @@ def test_pawns_label_their_hp_with_a_heart_not_a_bare_number() -> None:
     assert hp_label(3) == "3♥" and hp_label(7) == "7♥"
 
 
-def test_the_picture_shows_the_wound_formula_and_reads_older_records() -> None:
+def test_the_message_text_shows_the_dice_and_the_wound_and_reads_older_records() -> None:
+    """The last attack's dice, totals and wound formula moved from the picture (too small on
+    a phone) to the lines shown next to it; a record without values still reads."""
     state = busy_state()
     view = GAME.view(state, None)
     assert view.last is not None and view.last.attack is not None
     atk = view.last.attack
     assert (atk.attack_value, atk.defence_value) == (2, 1)  # balancée vs agressive
+    lines = GAME.board_text(view, "fr")
+    text = "\n".join(lines)
+    assert "Attaque Ann : `6` `5` = **11** · Défense Bob : `1` = **1**" in text
+    assert "blessure 2 - 1 = 1" in text
+    assert "Touché : -1 PV → Bob à 6 PV" in text and "Dernier tour : 🔴 Ann" in text
     older = atk.model_copy(update={"attack_value": None, "defence_value": None})
     old = view.model_copy(update={"last": view.last.model_copy(update={"attack": older})})
-    assert GAME.render(old, "fr") != GAME.render(view, "fr")
+    old_text = "\n".join(GAME.board_text(old, "en"))
+    assert "wound" not in old_text and "Hit: -" in old_text
+
+
+def test_the_roster_is_in_turn_order_with_names_hexes_and_hp() -> None:
+    state = busy_state()
+    view = GAME.view(state, None)
+    lines = GAME.board_text(view, "en")
+    roster = lines[: len(view.order)]
+    for line, seat in zip(roster, view.order, strict=True):
+        assert view.fighters[seat].name in line
+    eve = next(line for line in roster if "Eve" in line)
+    assert "knocked out" in eve
+    dee = next(line for line in roster if "Dee" in line)
+    assert "2/7 HP" in dee and "disarmed" in dee and "🟡" in dee
+    assert "On the ground" in next(line for line in roster if "Cid" in line)
+    assert sum(line.startswith("▶") for line in roster) == 1
+
+
+def fight_state():
+    """Ann (A-side) has taken a posture and may move, with Bob in reach to attack."""
+    state = arrange([(0, 0), (2, 0), (-3, 3)])
+    play(state, 0, "agressive")
+    while GAME.pending(state)[0].kind != "fight":
+        play(state, 0, GAME.pending(state)[0].options[0].id)
+    return state
+
+
+def test_a_prompt_marks_its_destinations_with_the_buttons_labels(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each destination of a move prompt is named on its hex by a yellow tag reading
+    exactly its button's label; an attack's target carries a ⚔ badge."""
+    from bot.games.arena import render
+    from bot.games.arena.args import Move, Step
+    from bot.render.common import HIGHLIGHT
+
+    state = fight_state()
+    decision = GAME.pending(state)[0]
+    view = GAME.view(state, 0)
+    tags: list[tuple[str, tuple[int, int, int]]] = []
+    real_tag = render._tag
+
+    def spy(draw, cx, cy, text, fill, ink, size=render.LABEL_SIZE):  # type: ignore[no-untyped-def]
+        tags.append((text, fill))
+        real_tag(draw, cx, cy, text, fill, ink, size)
+
+    monkeypatch.setattr(render, "_tag", spy)
+    marked = GAME.render(view, "en", decision)
+    yellow = {t for t, fill in tags if fill == HIGHLIGHT}
+    moves = [o for o in decision.options if isinstance(o.args, Move)]
+    assert moves, "the fight decision offers whole moves"
+    # A plain move's label is its destination's name: the very text of its tag.
+    assert {o.label.en for o in moves if o.args.target is None} == yellow
+    assert {o.label.fr for o in moves if o.args.target is None} == yellow
+    steps = {o.args.to for o in decision.options if isinstance(o.args, Step)}
+    assert steps <= {o.args.to for o in moves}
+    marks = render.Marks(decision)
+    assert marks.targets == {o.args.target for o in moves if o.args.target is not None}
+    assert marks.targets, "Bob can be attacked after a move"
+    tags.clear()
+    plain = GAME.render(view, "en")
+    assert not any(fill == HIGHLIGHT for _, fill in tags)
+    assert plain != marked
+
+
+def test_a_decision_without_places_marks_nothing() -> None:
+    """A posture prompt has no destination: its picture is the plain board."""
+    state = arrange([(0, 0), (2, 0), (-3, 3)])
+    decision = GAME.pending(state)[0]
+    assert decision.kind == "posture"
+    view = GAME.view(state, 0)
+    assert GAME.render(view, "fr", decision) == GAME.render(view, "fr")
+
+
+def test_the_picture_is_phone_sized_and_cropped() -> None:
+    """1024 px wide at most, and nothing but background cut away at the edges."""
+    for state in (busy_state(), fight_state()):
+        img = image(GAME.render(GAME.view(state, None), "fr"))
+        assert 960 <= img.width <= 1024 and img.height <= 1120
