@@ -26,3 +26,6 @@ class LevelInfo(BaseModel):
     id: str
     names: Text
     summary: Text | None = None
+    process: bool = False
+    """Its thinking takes long enough (more than a few milliseconds) to run in a worker
+    process, off the bot's interpreter lock (:mod:`bot.gm.thinking`)."""

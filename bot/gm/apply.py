@@ -9,10 +9,10 @@ from bot.engine import Choice, Decision, IllegalDecision, Match, StaleDecision
 from bot.engine.decisions import Allocation, Many, Order
 from bot.engine.events import AnyEvent
 from bot.gm import present
-from bot.gm.base import run_cpu
 from bot.gm.ending import EndingMixin
 from bot.gm.live import MAX_AI_STEPS, Live, t_text
 from bot.gm.posting import Out
+from bot.gm.thinking import ai_choice
 from bot.store.records import StoreConflict
 
 log = logging.getLogger(__name__)
@@ -147,7 +147,7 @@ class ApplyMixin(EndingMixin):
 
     async def _ai_choice(self, match: Match, decision: Decision) -> Choice:
         try:
-            return await run_cpu(match.ai_choice, decision)
+            return await ai_choice(match, decision)
         except Exception:
             log.exception(
                 "AI failed on %s in %s; taking a minimal legal answer",

@@ -106,21 +106,26 @@ AI_LEVELS = [
         id="hard",
         names=Text(fr="Difficile", en="Hard"),
         summary=Text(
-            fr="Recherche alpha-bêta approfondie (voit venir le départage des 40 tours).",
-            en="Deep alpha-beta search (sees the 40-turn tie-break coming).",
+            fr="Recherche alpha-bêta à 8 tours et plus, voit venir le départage des 40 tours.",
+            en="Alpha-beta search 8 turns deep and more; sees the 40-turn tie-break coming.",
         ),
+        process=True,
     ),
     LevelInfo(
         id="medium",
         names=Text(fr="Moyen", en="Medium"),
-        summary=Text(fr="Regarde deux tours à l'avance.", en="Looks two turns ahead."),
+        summary=Text(
+            fr="Regarde trois tours à l'avance et compte les tours du départage.",
+            en="Looks three turns ahead and counts the tie-break turns.",
+        ),
+        process=True,
     ),
     LevelInfo(
         id="easy",
         names=Text(fr="Facile", en="Easy"),
         summary=Text(
-            fr="Un tour à l'avance, avec beaucoup de hasard.",
-            en="One turn ahead, with a lot of randomness.",
+            fr="Un tour à l'avance, avec beaucoup de hasard ; ne laisse pas filer le départage.",
+            en="One turn ahead, with a lot of randomness; does not let the tie-break slip.",
         ),
     ),
 ]
@@ -227,7 +232,7 @@ class MadGame(Game[MadState, MadView]):
                     en=f"Unknown board: {board_id} (6x4 or 5x5).",
                 )
             )
-        level = str(options.get("ai_level", "hard"))
+        level = ai.level_id(str(options.get("ai_level", "hard"))) or str(options["ai_level"])
         if level not in ai.LEVELS:
             raise IllegalDecision(
                 Text(fr=f"Niveau d'IA inconnu : {level}.", en=f"Unknown AI level: {level}.")
@@ -689,7 +694,7 @@ class MadGame(Game[MadState, MadView]):
             reply = _reply_id(decision, decision.args.winner == decision.seat)
             assert reply is not None
             return reply
-        lvl = level if level in ai.LEVELS else state.ai_level
+        lvl = ai.level_id(level) or ai.level_id(state.ai_level) or "hard"
         t = ai.choose(
             state.geometry(),
             state.position(),

@@ -1,0 +1,96 @@
+"""AI thinking in worker processes: the same answers as in a thread, a loop that stays free."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from bot.engine import Match, SeatSpec
+from bot.engine.match import reply_choice
+from bot.engine.text import Text
+from bot.engine.vocabulary import LevelInfo
+from bot.gm import thinking
+
+LEVELS = [
+    LevelInfo(id="hard", names=Text(fr="D", en="H"), process=True),
+    LevelInfo(id="easy", names=Text(fr="F", en="E")),
+]
+
+
+@pytest.fixture(autouse=True)
+def fresh_pool() -> Iterator[None]:
+    yield
+    thinking.shutdown()
+
+
+def test_which_levels_think_in_a_process() -> None:
+    assert thinking.needs_process(LEVELS, "hard", {})
+    assert not thinking.needs_process(LEVELS, "easy", {"ai_level": "hard"})
+    assert thinking.needs_process(LEVELS, None, {"ai_level": "hard"})
+    assert not thinking.needs_process(LEVELS, None, {"ai_level": "easy"})
+    assert thinking.needs_process(LEVELS, None, {})  # the default, the first level
+    assert thinking.needs_process(LEVELS, "grandmaster", {})  # unknown: treated as slow
+    assert not thinking.needs_process(LEVELS[1:], "easy", {})
+
+
+def mad_match(level: str, seed: str, plies: int) -> Match:
+    """A MAD match between two ``level`` seats, its first ``plies`` turns played quickly."""
+    seats = [SeatSpec(name=n, ai=True, ai_level=level) for n in "rb"]
+    m = Match.create("mad", seats, seed=seed)
+    for i in range(plies):
+        d = m.pending()[0]
+        m.apply(reply_choice(d, m.game.ai_choose(m.state, d, random.Random(i), "easy")))
+    return m
+
+
+@pytest.mark.parametrize("level", ["hard", "medium"])
+async def test_the_pool_answers_as_the_thread_does(level: str) -> None:
+    for seed, plies in (("think-1", 4), ("think-2", 9))[: 1 if level == "hard" else 2]:
+        m = mad_match(level, seed, plies)
+        d = m.pending()[0]
+        assert thinking.needs_process(m.game.info.ai_levels, level, m.options)
+        reply = await thinking.think(m, d)
+        assert reply is not None, "thought in a process"
+        assert await thinking.ai_choice(m, d) == m.ai_choice(d)
+
+
+async def test_quick_levels_stay_in_a_thread() -> None:
+    m = mad_match("easy", "think-3", 2)
+    d = m.pending()[0]
+    assert await thinking.think(m, d) is None
+    assert await thinking.ai_choice(m, d) == m.ai_choice(d)
+
+
+async def test_no_pool_falls_back_to_the_thread(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(thinking, "_pool_failed", True)
+    m = mad_match("hard", "think-4", 2)
+    d = m.pending()[0]
+    assert await thinking.think(m, d) is None
+    assert await thinking.ai_choice(m, d) == m.ai_choice(d)
+
+
+async def loop_lag_while(task: asyncio.Future[Any]) -> float:
+    """The worst lateness of a 5 ms ticker on the loop while ``task`` runs."""
+    worst = 0.0
+    while not task.done():
+        t0 = time.perf_counter()
+        await asyncio.sleep(0.005)
+        worst = max(worst, time.perf_counter() - t0 - 0.005)
+    return worst
+
+
+async def test_the_loop_stays_free_while_hard_thinks() -> None:
+    """A hard move is about a second of CPU; in a process the loop barely notices it.
+    The bound is generous: the test machine is shared."""
+    m = mad_match("hard", "think-5", 6)
+    d = m.pending()[0]
+    await thinking.think(m, d)  # start the workers first: the bound is about thinking
+    task = asyncio.ensure_future(thinking.think(m, d))
+    lag = await loop_lag_while(task)
+    assert task.result() is not None
+    assert lag < 0.25
