@@ -3,15 +3,19 @@
 Writes one PNG per round (the public view when each round starts), the final
 position, an animated GIF of them and the Markdown event and dice log, so a
 game can be watched and checked without Discord. The same seed gives the same
-files byte for byte.
+files byte for byte. A long match shows its progress on stderr (round, decisions,
+elapsed time) and the time it took; stdout (and ``--json``'s last line) is unchanged.
 """
 
 from __future__ import annotations
 
 import json
+import sys
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from bot.cli.errors import CliError
 from bot.engine import Choice, Match, SeatSpec
@@ -24,6 +28,8 @@ from bot.engine.log import markdown_log, rolls_of
 from bot.engine.registry import all_games, get_game
 from bot.render.gif import gif_bytes
 
+PROGRESS_EVERY = 2.0
+"""Seconds between two progress lines (a match shorter than that prints none)."""
 LOG_NAME = "log.md"
 GIF_NAME = "match.gif"
 FINAL_NAME = "final.png"
@@ -142,7 +148,44 @@ def _option_list(info: GameInfo) -> str:
     return ", ".join(o.id for o in info.options) or "none"
 
 
-def play(match: Match, out: Path, lang: str) -> SimResult:
+class Progress:
+    """Signs of life of a long simulation on ``stream`` (stderr): the round being played,
+    the decisions made and the time elapsed, at most every ``every`` seconds, then
+    how long the whole match took."""
+
+    def __init__(
+        self,
+        stream: TextIO,
+        every: float | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.stream = stream
+        self.every = PROGRESS_EVERY if every is None else every
+        self.clock = clock
+        self.start = clock()
+        self.last = self.start
+
+    def elapsed(self) -> float:
+        return self.clock() - self.start
+
+    def step(self, round_label: int, decisions: int) -> None:
+        now = self.clock()
+        if now - self.last < self.every:
+            return
+        self.last = now
+        self.stream.write(
+            f"… round {round_label}, {decisions} decisions, {now - self.start:.0f} s elapsed\n"
+        )
+        self.stream.flush()
+
+    def done(self, rounds: int, decisions: int) -> None:
+        self.stream.write(
+            f"Played {rounds} rounds, {decisions} decisions in {self.elapsed():.1f} s\n"
+        )
+        self.stream.flush()
+
+
+def play(match: Match, out: Path, lang: str, progress: Progress | None = None) -> SimResult:
     """Play ``match`` to the end with the AI, writing images, GIF and log into ``out``."""
     try:
         out.mkdir(parents=True, exist_ok=True)
@@ -171,6 +214,8 @@ def play(match: Match, out: Path, lang: str) -> SimResult:
         if m.over:
             return  # the final position is drawn once, below
         now = m.round_label()
+        if progress is not None:
+            progress.step(now, len(m.choices))
         played.add(now)
         if now not in seen:
             seen.add(now)
@@ -192,6 +237,8 @@ def play(match: Match, out: Path, lang: str) -> SimResult:
     if runaway is not None:
         raise CliError(f"The match did not end: {runaway}. The partial log is in {log}.", code=1)
     rounds = len(played)
+    if progress is not None:
+        progress.done(rounds, len(match.choices))
     return SimResult(match=match, rounds=rounds, files=files, summary=summary(match, rounds))
 
 
@@ -226,7 +273,7 @@ def simulate_command(args: SimulateArgs) -> int:
     match = build_match(args)
     if not seeded:
         print(f"Seed: {match.seed}")
-    result = play(match, args.out, args.lang)
+    result = play(match, args.out, args.lang, Progress(sys.stderr))
     outcome = match.outcome()
     s = result.summary
     print(

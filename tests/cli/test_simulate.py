@@ -243,3 +243,37 @@ def test_every_real_game_simulates_deterministically(cli: Any, tmp_path: Path, g
     for name in names:
         assert (a / name).read_bytes() == (b / name).read_bytes(), name
     assert cli("verify", str(a / "log.md")).code == 0
+
+
+def test_progress_goes_to_stderr_and_json_stays_last(
+    cli: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bot.cli import simulate
+
+    monkeypatch.setattr(simulate, "PROGRESS_EVERY", 0.0)  # a line after every decision
+    run = cli(
+        "simulate", "--game", "test-pick-img", "--seed", "7", "--out", str(tmp_path), "--json"
+    )
+    assert run.code == 0, run.err
+    lines = run.err.splitlines()
+    assert lines[0].startswith("… round 1, 1 decisions, ")
+    assert lines[-1].startswith("Played 3 rounds, ") and lines[-1].endswith(" s")
+    assert run.last_json()["rounds"] == 3
+    assert "round" not in run.out.replace("rounds", "").replace("round-", "")
+
+
+def test_progress_lines_are_spaced_in_time() -> None:
+    from bot.cli.simulate import Progress
+
+    now = [100.0]
+    out = io.StringIO()
+    p = Progress(out, every=2.0, clock=lambda: now[0])
+    for step in range(1, 11):
+        now[0] += 0.5
+        p.step(step, step * 3)
+    p.done(10, 30)
+    assert out.getvalue().splitlines() == [
+        "… round 4, 12 decisions, 2 s elapsed",
+        "… round 8, 24 decisions, 4 s elapsed",
+        "Played 10 rounds, 30 decisions in 5.0 s",
+    ]
