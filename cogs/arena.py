@@ -18,6 +18,7 @@ from discord.ext import commands
 from bot.engine.registry import all_games
 from bot.gm import Actor, Reply, Upload, ids
 from bot.gm.lobby import UPLOAD_MAX
+from bot.gm.posting import answering
 from bot.gm.present import ai_levels
 from bot.i18n import lang_code, t
 from cogs.components import component_request
@@ -252,12 +253,19 @@ class Arena(commands.Cog):
         if not await self._defer(interaction, component=component):
             coro.close()
             return
-        try:
-            reply = await coro
-        except Exception:
-            log.exception("handling interaction %s", interaction.id)
-            reply = Reply.say(t(lang_code(str(interaction.locale)), "err.generic"))
+        # The clicker's own answer first; what the channel gets follows it (issue 16.4).
+        with answering(interaction.user.id) as mids:
+            try:
+                reply = await coro
+            except Exception:
+                log.exception("handling interaction %s", interaction.id)
+                reply = Reply.say(t(lang_code(str(interaction.locale)), "err.generic"))
         await self.deliver(interaction, reply)
+        if mids:
+            try:
+                await self.gm.deliver_later(mids)
+            except Exception:
+                log.exception("delivering after interaction %s", interaction.id)
 
     async def cog_load(self) -> None:
         tree = self.bot.tree
@@ -333,7 +341,9 @@ class Arena(commands.Cog):
             return
         c, values = request
         actor = actor_of(interaction)
-        if isinstance(c, ids.LobbyButton):
+        if isinstance(c, ids.LobbyButton) and c.action == "rematch":
+            coro = self.gm.rematch(c.mid, actor)
+        elif isinstance(c, ids.LobbyButton):
             value = values[0] if values else None
             coro = self.gm.lobby_action(c.mid, c.action, actor, value)
         elif isinstance(c, ids.Hand):

@@ -7,7 +7,7 @@ from typing import Any
 
 import discord
 
-from bot.gm.msg import Embed, Msg, Select
+from bot.gm.msg import Button, Embed, FileBlock, Gallery, Msg, Row, Select, TextBlock
 
 _STYLES = {
     "primary": discord.ButtonStyle.primary,
@@ -26,6 +26,60 @@ def to_embed(spec: Embed) -> discord.Embed:
     if spec.footer:
         e.set_footer(text=spec.footer)
     return e
+
+
+def _item(row: Row) -> list[discord.ui.Item[Any]]:
+    """One row's components (a select alone, or up to 5 buttons)."""
+    if isinstance(row, Select):
+        return [
+            discord.ui.Select(
+                custom_id=row.custom_id,
+                placeholder=row.placeholder,
+                options=[
+                    discord.SelectOption(
+                        label=o.label, value=o.value, description=o.description, emoji=o.emoji
+                    )
+                    for o in row.options
+                ],
+                disabled=row.disabled,
+            )
+        ]
+    return [_button(b) for b in row[:5]]
+
+
+def _button(b: Button) -> discord.ui.Button[Any]:
+    return discord.ui.Button(
+        label=b.label,
+        custom_id=b.custom_id,
+        style=_STYLES[b.style],
+        emoji=b.emoji,
+        disabled=b.disabled,
+    )
+
+
+def to_layout(msg: Msg) -> discord.ui.LayoutView:
+    """A components v2 message: the blocks in one container (accent colour), then the
+    rows as action rows. Stopped, like :func:`to_view`, so no click is held in memory."""
+    view = discord.ui.LayoutView(timeout=None)
+    items: list[discord.ui.Item[Any]] = []
+    for block in msg.layout:
+        if isinstance(block, TextBlock):
+            items.append(discord.ui.TextDisplay(block.text))
+        elif isinstance(block, Gallery):
+            items.append(
+                discord.ui.MediaGallery(
+                    *(discord.MediaGalleryItem(f"attachment://{name}") for name in block.images)
+                )
+            )
+        elif isinstance(block, FileBlock):
+            items.append(discord.ui.File(f"attachment://{block.filename}"))
+        else:
+            items.append(discord.ui.Separator())
+    view.add_item(discord.ui.Container(*items, accent_colour=msg.accent))
+    for row in msg.rows:
+        view.add_item(discord.ui.ActionRow(*_item(row)))
+    view.stop()
+    return view
 
 
 def to_view(msg: Msg) -> discord.ui.View | None:
@@ -82,7 +136,13 @@ def mentions_of(msg: Msg) -> discord.AllowedMentions:
 
 
 def send_kwargs(msg: Msg) -> dict[str, Any]:
-    """Arguments for ``send`` (channel, followup)."""
+    """Arguments for ``send`` (channel, followup); a v2 message has no content or embeds."""
+    if msg.v2:
+        return {
+            "view": to_layout(msg),
+            "files": files_of(msg),
+            "allowed_mentions": mentions_of(msg),
+        }
     out: dict[str, Any] = {
         "content": msg.content,
         "embeds": [to_embed(e) for e in msg.embeds],
@@ -101,6 +161,11 @@ def edit_kwargs(msg: Msg) -> dict[str, Any]:
     ``Msg.keep_files``: the attachments are left as they are (not uploaded again), unless
     the message brings new files, which then replace them.
     """
+    if msg.v2:
+        v2: dict[str, Any] = {"view": to_layout(msg), "allowed_mentions": mentions_of(msg)}
+        if msg.files or not msg.keep_files:
+            v2["attachments"] = files_of(msg)
+        return v2
     out: dict[str, Any] = {
         "content": msg.content,
         "embeds": [to_embed(e) for e in msg.embeds],

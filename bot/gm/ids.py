@@ -71,7 +71,9 @@ class ComponentId:
 
 
 # --- the lobby --------------------------------------------------------------------------------
-LobbyAction = Literal["join", "leave", "addai", "start", "cancel", "mode", "opt", "seat", "mine"]
+LobbyAction = Literal[
+    "join", "leave", "addai", "start", "cancel", "mode", "opt", "rematch", "seat", "mine"
+]
 
 
 @dataclass(frozen=True)
@@ -88,7 +90,7 @@ class LobbySelect(LobbyButton):
     KIND: ClassVar[Kind] = "select"
 
 
-LOBBY_BUTTONS: tuple[LobbyAction, ...] = ("join", "leave", "addai", "start", "cancel")
+LOBBY_BUTTONS: tuple[LobbyAction, ...] = ("join", "leave", "addai", "start", "cancel", "rematch")
 LOBBY_SELECTS: tuple[LobbyAction, ...] = ("mode", "opt", "seat", "mine")
 """``seat``: the host sets one seat (its AI level, its lobby choices); ``mine``: a player
 sets their own seat's lobby choices (a fighter)."""

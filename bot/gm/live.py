@@ -45,18 +45,23 @@ class Live:
     """Events since the last public step post."""
     batch_round: int | None = None
     """The round the first event of ``batch`` happened in (the step's title)."""
-    board_fresh: bool = False
-    """The round board is the last thing posted (no step since)."""
-    board_who: set[tuple[int, str | None]] = field(default_factory=set)
-    """(seat, subject) asked on the round board when it was posted."""
+    table_open: bool = False
+    """The current period's live table message is posted (role ``table``)."""
+    table_view: str | None = None
+    """Key of the public view whose image the table message shows (an unchanged view is
+    not uploaded again)."""
+    pinged: set[int] = field(default_factory=set)
+    """Seats already pinged this round (``pinged_round``): pinged once when their turn or
+    pick begins."""
+    pinged_round: int | None = None
     timers: dict[str, int] = field(default_factory=lambda: dict(tm.DEFAULTS))
     """Deadline seconds by ``Decision.timing`` for this match."""
     drafts: dict[tuple[int, str], DraftSlot] = field(default_factory=dict)
     """Answers being built, by (seat, decision key); in memory only."""
     board_last: dict[str, Any] | None = None
-    """The round board as last posted or edited (JSON): the same edit is not sent twice."""
+    """The live table as last posted or edited (JSON): the same edit is not sent twice."""
     to_dm: list[str] = field(default_factory=list)
-    """Keys of decisions the last round board asked anew: their DM prompts go out after
+    """Keys of decisions the last table asked anew: their DM prompts go out after
     its commit (private, best effort: a restart loses them, the board's button does not)."""
     absent: dict[int, int] = field(default_factory=dict)
     """Expired deadlines per human seat (the second puts it on autopilot, issue 11.6)."""
@@ -70,11 +75,10 @@ class Live:
             "batch": [e.model_dump(mode="json") for e in self.batch],
             "batch_round": self.batch_round,
             "round_keys": [[k, seat, subject] for k, (seat, subject) in self.round_keys.items()],
-            "board_fresh": self.board_fresh,
-            "board_who": sorted(
-                ([seat, subject] for seat, subject in self.board_who),
-                key=lambda p: (p[0], p[1] or ""),
-            ),
+            "table_open": self.table_open,
+            "table_view": self.table_view,
+            "pinged": sorted(self.pinged),
+            "pinged_round": self.pinged_round,
             "absent": {str(seat): n for seat, n in sorted(self.absent.items())},
             "away": sorted(self.away),
         }
@@ -83,8 +87,10 @@ class Live:
         self.batch = [event_from_json(e) for e in data.get("batch", [])]
         self.batch_round = data.get("batch_round")
         self.round_keys = {k: (seat, subject) for k, seat, subject in data.get("round_keys", [])}
-        self.board_fresh = bool(data.get("board_fresh", False))
-        self.board_who = {(seat, subject) for seat, subject in data.get("board_who", [])}
+        self.table_open = bool(data.get("table_open", False))
+        self.table_view = data.get("table_view")
+        self.pinged = {int(s) for s in data.get("pinged", [])}
+        self.pinged_round = data.get("pinged_round")
         self.absent = {int(seat): int(n) for seat, n in (data.get("absent") or {}).items()}
         self.away = {int(seat) for seat in data.get("away") or []}
 
@@ -95,7 +101,7 @@ class Live:
             self,
             batch=list(self.batch),
             round_keys=dict(self.round_keys),
-            board_who=set(self.board_who),
+            pinged=set(self.pinged),
             deadlines=dict(self.deadlines),
             absent=dict(self.absent),
             away=set(self.away),
@@ -107,8 +113,10 @@ class Live:
         self.batch = other.batch
         self.batch_round = other.batch_round
         self.round_keys = other.round_keys
-        self.board_fresh = other.board_fresh
-        self.board_who = other.board_who
+        self.table_open = other.table_open
+        self.table_view = other.table_view
+        self.pinged = other.pinged
+        self.pinged_round = other.pinged_round
         self.deadlines = other.deadlines
         self.board_last = other.board_last
         self.to_dm = other.to_dm

@@ -74,6 +74,39 @@ class Embed:
 
 
 @dataclass
+class TextBlock:
+    """A components v2 text display (Markdown; mentions in it may ping)."""
+
+    text: str
+
+
+@dataclass
+class Gallery:
+    """A components v2 media gallery of attachments of the same message, by filename."""
+
+    images: list[str]
+
+
+@dataclass
+class FileBlock:
+    """A components v2 file: an attachment of the same message shown as a download."""
+
+    filename: str
+
+
+@dataclass
+class Rule:
+    """A components v2 separator (a thin line)."""
+
+
+Block = TextBlock | Gallery | FileBlock | Rule
+V2_COMPONENTS_MAX = 40
+V2_TEXT_MAX = 4000
+"""Discord's limits for a components v2 message: 40 components in all (nested ones
+included), 4000 characters of text displays summed over the message."""
+
+
+@dataclass
 class Attachment:
     filename: str
     data: bytes
@@ -93,6 +126,25 @@ class Msg:
     secret: bool = False
     """Carries one seat's own view (its board image): only ever an ephemeral message or a
     DM, never a public one."""
+    layout: list[Block] = field(default_factory=list)
+    """A components v2 message (``IS_COMPONENTS_V2``): these blocks in one container,
+    then ``rows`` as action rows; ``content`` and ``embeds`` stay empty (Discord refuses
+    them together)."""
+    accent: int | None = None
+    """The container's accent colour (v2 only)."""
+
+    @property
+    def v2(self) -> bool:
+        return bool(self.layout)
+
+    def text(self) -> str:
+        """Everything the message says (content, embeds, text displays): for checks."""
+        parts = [self.content or ""]
+        for e in self.embeds:
+            parts += [e.title or "", e.description or "", e.footer or ""]
+            parts += [f"{n}\n{v}" for n, v, _ in e.fields]
+        parts += [b.text for b in self.layout if isinstance(b, TextBlock)]
+        return "\n".join(p for p in parts if p)
 
     def offers(self, custom_id: str, values: list[str] | None) -> bool:
         """Whether this message offers exactly that: an enabled button ``custom_id`` (no

@@ -10,13 +10,16 @@ left, before anything new for that match.
 
 from __future__ import annotations
 
+import contextvars
+import hashlib
 import logging
 from collections import defaultdict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from bot.engine import Decision
+from bot.engine import Decision, Match
 from bot.engine.events import AnyEvent
 from bot.engine.log import markdown_log
 from bot.engine.text import lang_of
@@ -25,6 +28,7 @@ from bot.gm.base import Base, run_cpu
 from bot.gm.live import Live
 from bot.gm.msg import Attachment, Msg
 from bot.gm.publisher import DmResult, RetryLater, msg_from_json, msg_to_json
+from bot.gm.table import Image, board_name, summary_msgs, table_msg
 from bot.i18n import t
 from bot.store.records import OutboxEntry, OutboxItem
 
@@ -37,6 +41,52 @@ match's later posts forever; a Discord outage shorter than that loses nothing.""
 
 Timer = tuple[str, int, float, float]
 """A deadline to store: (decision key, seat, due_at, remind_at)."""
+
+PING_TIMINGS = ("pick", "turn")
+"""Decisions that begin a player's turn or pick (``Decision.timing``): the only ones that
+ping, once per round; in-action choices and reactions are follow-up steps."""
+
+TABLE = "table"
+"""The role of the live table message (the current period's; older ones are summaries)."""
+LEGACY_BOARD = "round"
+"""The role of the round board of the older layout: retired when a table is posted."""
+
+_deferred: contextvars.ContextVar[set[int] | None] = contextvars.ContextVar(
+    "arena_deferred_flush", default=None
+)
+_clicker: contextvars.ContextVar[int | None] = contextvars.ContextVar("arena_clicker", default=None)
+
+
+@contextmanager
+def answering(user_id: int) -> Iterator[set[int]]:
+    """While the Discord layer answers ``user_id``'s interaction: public deliveries are
+    only noted (the set yielded: match ids), so the clicker's own confirmation goes
+    first and the outbox is delivered right after (:meth:`PostingMixin.deliver_later`);
+    and that user's follow-up prompts come in the reply, never also by DM."""
+    mids: set[int] = set()
+    t1 = _deferred.set(mids)
+    t2 = _clicker.set(user_id)
+    try:
+        yield mids
+    finally:
+        _deferred.reset(t1)
+        _clicker.reset(t2)
+
+
+def _board_text(match: Match, lang: str) -> list[str]:
+    """The public lines a game shows beside its image (``Game.board_text``), if any."""
+    try:
+        return list(match.board_text(None, lang))
+    except Exception:
+        log.exception("board_text failed for %s", match.game_id)
+        return []
+
+
+def _view_key(match: Match, lang: str) -> str:
+    """What the public image depends on: the public view and the language (the renderer
+    is a pure function of them), so an unchanged view is never drawn or sent again."""
+    raw = match.view(None).model_dump_json() + "|" + lang
+    return hashlib.sha1(raw.encode(), usedforsecurity=False).hexdigest()
 
 
 @dataclass
@@ -81,6 +131,13 @@ class Plan:
 class PostingMixin(Base):
     """Planning, storing and delivering the public messages of a match, and DM prompts."""
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._table_pngs: dict[int, tuple[str, bytes]] = {}
+        self._dm_later: dict[int, set[str]] = {}
+        """The last public board drawn per match (view key, PNG): a summary and the next
+        table show the same state without drawing it twice."""
+
     # Defined by the later layers: the final result (``ending``) and the private prompt
     # of a decision with its seat's board (``play``, which draws structured answers too).
     _finish_outs: Callable[[Live], Awaitable[list[Out]]]
@@ -99,10 +156,14 @@ class PostingMixin(Base):
     ) -> Plan:
         """The posts and edits that follow ``events`` (just applied to ``live.match``).
 
-        The step post when the batch reaches a checkpoint (or ``force_step``), then the
-        final result when the match is over, else the round board once no AI seat is
-        to play. ``live`` is not changed: the plan works on a shadow. ``answered``: the
-        key just answered, whose timer the commit clears (a re-asked key gets a new one).
+        The events join the current period's log (the live table shows its last lines);
+        a period ends when the round changes (or a player whose turn begins must be
+        pinged): its table is edited into its summary. At the end of the match the
+        last summary gets the final image and the podium follows; else the live table
+        is posted or edited once no AI seat is to play. ``live`` is not changed: the
+        plan works on a shadow. ``answered``: the key just answered, whose timer the
+        commit clears (a re-asked key gets a new one). ``force_step`` is kept for
+        callers of the older layout: every event reaches the table anyway.
         """
         shadow = live.shadow()
         if answered is not None:
@@ -110,37 +171,85 @@ class PostingMixin(Base):
         match = shadow.match
         assert match is not None
         plan = Plan(shadow, outs=list(before or []))
-        if not shadow.batch:
+        if shadow.batch_round is None:
+            shadow.batch_round = label
+        elif label != shadow.batch_round and (shadow.batch or shadow.table_open):
+            await self._close_period(plan)  # the round moved on before these events
             shadow.batch_round = label
         shadow.batch.extend(events)
-        if force_step or (shadow.batch and match.game.checkpoint(shadow.batch)):
-            plan.outs += await self._step_outs(shadow)
         if match.over:
+            await self._close_period(plan)
             plan.outs += await self._finish_outs(shadow)
             shadow.deadlines.clear()
         elif not any(match.seats[d.seat].ai for d in match.pending()):
-            self._round_outs(plan, post=True)
+            await self._table_outs(plan, post=True)
+        elif match.round_label() != shadow.batch_round:
+            # AI seats play on into the next round: the finished round gets its summary.
+            await self._close_period(plan)
         return plan
 
-    async def _step_outs(self, live: Live) -> list[Out]:
+    async def _image(self, live: Live, fresh: bool) -> Image | None:
+        """The public board now, for the table or a summary: uploaded only when the view
+        changed since the table message last showed it (or ``fresh``: a new message)."""
+        match = live.match
+        assert match is not None
+        key = _view_key(match, live.lang)
+        name = board_name(live.mid)
+        if key == live.table_view and not fresh:
+            return Image(name, None)
+        cached = self._table_pngs.get(live.mid)
+        data = cached[1] if cached is not None and cached[0] == key else None
+        if data is None:
+            data = await self._render(match, live.lang)
+            if data is None:
+                return None
+            self._table_pngs[live.mid] = (key, data)
+        live.table_view = key
+        return Image(name, data)
+
+    async def _close_period(self, plan: Plan) -> None:
+        """The period's table becomes its summary (final image, complete public log, no
+        button); a period that had no table message gets its summary posted, if it has
+        anything to tell."""
+        live = plan.shadow
         match = live.match
         assert match is not None
         lang = live.lang
         lines = present.log_lines(live.batch, lang)
-        live.board_fresh = False
-        live.batch = []
-        image = await self._render(match, lang)
         label = live.batch_round if live.batch_round is not None else match.round_label()
-        live.batch_round = None
-        title = t(lang, "step.title", game=match.game.info.names.get(lang), round=label)
-        filename = f"match{live.mid}-v{match.version}.png"
-        return [Out("post", m) for m in present.step_msgs(title, lines, image, filename)]
+        if live.table_open:
+            image = await self._image(live, fresh=False)
+            first, *rest = summary_msgs(live.mid, match, label, lines, image, lang)
+            plan.outs.append(Out("edit", first, role=TABLE, create=False))
+            plan.outs += [Out("post", m) for m in rest]
+        elif lines:
+            image = await self._image(live, fresh=True)
+            plan.outs += [
+                Out("post", m) for m in summary_msgs(live.mid, match, label, lines, image, lang)
+            ]
+        live.batch = []
+        live.batch_round = match.round_label()
+        live.table_open = False
+        live.table_view = None
+        live.board_last = None
 
-    def _round_outs(self, plan: Plan, post: bool) -> None:
-        """The round board (posted anew, or edited) and the timers of its decisions."""
+    async def _table_outs(self, plan: Plan, post: bool) -> None:
+        """The live table (posted anew, or edited) and the timers of its decisions.
+
+        A new table message is posted when the round changed, or when a player whose
+        turn or pick begins (:data:`PING_TIMINGS`) has not been pinged this round (the
+        message that pings them); otherwise the table is edited in place, and an edit
+        never pings.
+        """
         live = plan.shadow
         match = live.match
         assert match is not None
+        label = match.round_label()
+        if live.batch_round != label and (live.batch or live.table_open):
+            await self._close_period(plan)
+        live.batch_round = label
+        if live.pinged_round != label:
+            live.pinged, live.pinged_round = set(), label
         pending = match.pending()
         humans = [d for d in pending if not match.seats[d.seat].ai]
         new = [d for d in humans if d.key not in live.round_keys]
@@ -150,30 +259,53 @@ class PostingMixin(Base):
                 dur = live.timers[d.timing]
                 live.deadlines[d.key] = now + dur
                 plan.timers.append((d.key, d.seat, now + dur, now + dur / 2))
-        who = {(d.seat, d.subject) for d in humans}
-        # The same fighters asked again with nothing posted in between (a fighter's
-        # successive in-action choices): refresh the board instead of pinging anew.
-        continued = bool(new) and live.board_fresh and who == live.board_who
         if new:
             live.round_keys = {d.key: (d.seat, d.subject) for d in humans}
         answered = [v for k, v in live.round_keys.items() if k not in {d.key for d in humans}]
-        msg = present.round_msg(live.mid, match, humans, answered, live.deadlines, live.lang)
+        begins = {d.seat for d in new if d.timing in PING_TIMINGS and d.seat not in live.pinged}
+        if begins and live.table_open:
+            await self._close_period(plan)
+            live.pinged_round = label
+        live.pinged |= begins
+        ping = sorted(
+            {
+                u
+                for s in begins
+                if (u := match.seats[s].user_id) is not None and not match.seats[s].ai
+            }
+        )
+        fresh = not live.table_open
+        image = await self._image(live, fresh=fresh)
+        lines = present.log_lines(live.batch, live.lang)
+        msg = table_msg(
+            live.mid,
+            match,
+            label,
+            humans,
+            answered,
+            live.deadlines,
+            lines,
+            image,
+            live.lang,
+            ping,
+            board=_board_text(match, live.lang),
+        )
         shown = msg_to_json(msg)
-        if new and not continued:
-            plan.outs.append(Out("post", msg, role="round", retire=True))
-            live.board_fresh, live.board_who = True, who
+        if fresh:
+            plan.outs.append(Out("post", msg, role=TABLE, retire=True))
+            live.table_open = True
             live.board_last = shown
-        elif (post or continued) and shown != live.board_last:
-            plan.outs.append(Out("edit", msg, role="round"))
+        elif (post or new) and shown != live.board_last:
+            plan.outs.append(Out("edit", msg, role=TABLE))
             live.board_last = shown
         live.to_dm = [d.key for d in new]
 
     async def _round(self, live: Live, post: bool) -> None:
-        """Outside a commit (a seat given back, a restart): refresh the board, arm timers."""
+        """Outside a commit (a seat given back, a restart): refresh the table, arm timers."""
         match = live.match
         assert match is not None
         plan = Plan(live.shadow())
-        self._round_outs(plan, post)
+        await self._table_outs(plan, post)
         if plan.outs or plan.timers or plan.shadow.round_keys != live.round_keys:
             await self.store.add_public(
                 live.mid,
@@ -186,19 +318,38 @@ class PostingMixin(Base):
         await self._after_commit(live)
 
     async def _after_commit(self, live: Live) -> None:
-        """Private follow-ups of a stored board: DM prompts of the decisions it asked anew."""
+        """Private follow-ups of a stored table: DM prompts of the decisions it asked anew
+        (after the clicker's own answer when a click is being answered)."""
         match = live.match
         if match is None or not live.to_dm:
             return
         keys, live.to_dm = set(live.to_dm), []
+        if _deferred.get() is not None:
+            self._dm_later.setdefault(live.mid, set()).update(keys)
+            return
         await self._deliver_dms(live, [d for d in match.pending() if d.key in keys])
+
+    async def deliver_later(self, mids: set[int]) -> None:
+        """After an interaction was answered: deliver what its commits stored (the
+        outbox, then the DM prompts of other players), each match under its lock."""
+        for mid in sorted(mids):
+            async with self.lock(mid):
+                await self._flush(mid)
+                keys = self._dm_later.pop(mid, set())
+                live = self._live.get(mid)
+                if keys and live is not None and live.match is not None:
+                    pending = [d for d in live.match.pending() if d.key in keys]
+                    await self._deliver_dms(live, pending)
 
     async def _deliver_dms(self, live: Live, decisions: list[Decision]) -> None:
         match = live.match
         assert match is not None
         by_user: dict[int, list[Decision]] = defaultdict(list)
+        clicker = _clicker.get()
         for d in decisions:
             uid = match.seats[d.seat].user_id
+            if uid == clicker:
+                continue  # their next prompts come in the answer to their click
             if uid is not None and not match.seats[d.seat].ai:
                 by_user[uid].append(d)
         for uid, ds in by_user.items():
@@ -241,7 +392,14 @@ class PostingMixin(Base):
 
         Stops at the first row Discord did not take (kept for the next flush: the
         next commit, the timer tick or a restart), so posts never overtake each other.
+        Successive edits of one message are coalesced: only the newest is sent (pacing a
+        busy channel; Discord's 429s are retried by discord.py, then by the outbox).
+        While a click is being answered (:func:`answering`) it only notes the match.
         """
+        deferred = _deferred.get()
+        if deferred is not None:
+            deferred.add(mid)
+            return True
         while True:
             try:
                 items = await self.store.outbox(mid, limit=50)
@@ -250,7 +408,10 @@ class PostingMixin(Base):
                 return False
             if not items:
                 return True
-            for item in items:
+            for i, item in enumerate(items):
+                if i + 1 < len(items) and _superseded(item, items[i + 1]):
+                    await self.store.outbox_delivered(item, None)
+                    continue
                 try:
                     done = await self._deliver(item)
                 except Exception:
@@ -278,9 +439,13 @@ class PostingMixin(Base):
             if not payload.get("create", True):
                 await self.store.outbox_delivered(item, None)
                 return True
-        elif payload.get("retire") and where is not None:
+        elif payload.get("retire"):
             # Before the post, so a repeat after a crash retires the same message again.
-            await self._retire(*where)
+            # A table retires the older layout's round board (its own earlier messages
+            # are summaries by then, which keep what they say).
+            old = roles.get(LEGACY_BOARD) if item.role == TABLE else where
+            if old is not None:
+                await self._retire(*old)
         message_id = item.message_id or await self._send(item, msg)
         if message_id is None:
             return await self._refused(item)
@@ -332,3 +497,16 @@ class PostingMixin(Base):
             source = await self.store.load_match(mid)
         text = await run_cpu(markdown_log, source, lang)
         return Attachment(f"match{mid}-log.md", text.encode())
+
+
+def _superseded(item: OutboxItem, after: OutboxItem) -> bool:
+    """``item`` is an edit the next row replaces entirely: the same message edited again
+    with everything it needs (its own image, or none kept from ``item``)."""
+    if item.kind != "edit" or after.kind != "edit" or item.message_id is not None:
+        return False
+    if item.role is None or item.role != after.role or item.channel_id != after.channel_id:
+        return False
+    mine, theirs = item.payload.get("msg", {}), after.payload.get("msg", {})
+    if item.payload.get("log"):
+        return False
+    return bool(theirs.get("files")) or not mine.get("files")

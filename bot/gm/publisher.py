@@ -7,7 +7,20 @@ from dataclasses import asdict
 from enum import Enum
 from typing import Any, Protocol
 
-from bot.gm.msg import Attachment, Button, Embed, Msg, Row, Select, SelectOption
+from bot.gm.msg import (
+    Attachment,
+    Block,
+    Button,
+    Embed,
+    FileBlock,
+    Gallery,
+    Msg,
+    Row,
+    Rule,
+    Select,
+    SelectOption,
+    TextBlock,
+)
 
 
 class DmResult(Enum):
@@ -70,7 +83,30 @@ def msg_to_json(msg: Msg) -> dict[str, Any]:
             for a in msg.files
         ],
         "mentions": list(msg.mentions),
+        **({"layout": [_block_json(b) for b in msg.layout]} if msg.layout else {}),
+        **({"accent": msg.accent} if msg.accent is not None else {}),
+        **({"keep_files": True} if msg.keep_files else {}),
     }
+
+
+def _block_json(block: Block) -> dict[str, Any]:
+    if isinstance(block, TextBlock):
+        return {"text": block.text}
+    if isinstance(block, Gallery):
+        return {"gallery": list(block.images)}
+    if isinstance(block, FileBlock):
+        return {"file": block.filename}
+    return {"rule": True}
+
+
+def _block_from_json(data: dict[str, Any]) -> Block:
+    if "text" in data:
+        return TextBlock(str(data["text"]))
+    if "gallery" in data:
+        return Gallery([str(x) for x in data["gallery"]])
+    if "file" in data:
+        return FileBlock(str(data["file"]))
+    return Rule()
 
 
 def msg_from_json(data: dict[str, Any]) -> Msg:
@@ -94,4 +130,7 @@ def msg_from_json(data: dict[str, Any]) -> Msg:
             Attachment(f["filename"], base64.b64decode(f["data"])) for f in data.get("files", [])
         ],
         mentions=list(data.get("mentions", [])),
+        layout=[_block_from_json(b) for b in data.get("layout", [])],
+        accent=data.get("accent"),
+        keep_files=bool(data.get("keep_files", False)),
     )

@@ -18,14 +18,20 @@ async def open_and_fill(d: Driver, game: str, users: list, **start: object) -> i
     return int(d.fake.components(d.round_message())[0]["custom_id"].split(":")[1])
 
 
-def assert_finished(d: Driver, mid: int) -> None:
-    end = d.public()[-1]
+def assert_finished(d: Driver, mid: int, *, dice: bool = True) -> None:
+    """The podium last (fairness data only for a game with dice, the log, Rematch), after
+    the last round's summary, which shows the final image (once)."""
+    *_, story, end = d.public()
     assert "is over" in end.text()
-    assert "Seed: `" in end.text()
+    assert ("Seed: `" in end.text()) is dice
     names = [a["filename"] for a in end.attachments]
     assert f"match{mid}-log.md" in names
+    assert not any(n.endswith(".png") for n in names)
     log = end.file_bytes(f"match{mid}-log.md").decode()
     assert "Seed: `" in log and "arena-master-log" in log
+    assert d.fake.find_button(end, label="Rematch")
+    assert f"match{mid}-board.png" in [a["filename"] for a in story.attachments]
+    assert not d.fake.components(story)  # a summary offers nothing
 
 
 async def test_mad_arena_ultimate_warrior_with_four_users(driver: Driver) -> None:
@@ -96,8 +102,7 @@ async def test_mad_human_against_easy_ai(driver: Driver) -> None:
     )
     n = await d.play_out(1, random.Random(1), chooser=avoid_tiebreak)
     assert n > 0
-    assert_finished(d, 1)
-    assert "match1-final.png" in [a["filename"] for a in d.public()[-1].attachments]
+    assert_finished(d, 1, dice=False)
     d.fake.assert_all_acknowledged_first()
 
 
@@ -120,7 +125,7 @@ async def test_mad_two_humans_with_a_typed_move(driver: Driver) -> None:
     assert "✅" in d.reply_text(fi)
     assert (await d.live(mid)).match.version == 1
     await d.play_out(mid, random.Random(2))
-    assert_finished(d, mid)
+    assert_finished(d, mid, dice=False)
 
 
 async def test_mad_two_humans_survive_a_restart_mid_match(driver: Driver) -> None:
@@ -152,7 +157,7 @@ async def test_mad_two_humans_survive_a_restart_mid_match(driver: Driver) -> Non
     await d.choose_in(mover, prompt, x, no_tiebreak(None, x))
     assert (await d.live(mid)).match.version == before["version"] + 1
     await d.play_out(mid, rnd, chooser=no_tiebreak)
-    assert_finished(d, mid)
+    assert_finished(d, mid, dice=False)
     # The stored decision log replays to the stored snapshot.
     assert d.bot is not None
     replayed = await d.bot.store.replay_match(mid)

@@ -42,9 +42,9 @@ from bot.games.mad_arena.combat import is_dragon
 from bot.games.mad_arena.labels import card_label, card_stats
 from bot.games.mad_arena.labels import stats_text as card_values
 from bot.games.mad_arena.state import MAState
-from bot.gm import present
+from bot.gm import posting, present
 from bot.gm.ids import Hand, LobbyButton, parse
-from bot.gm.msg import Button
+from bot.gm.msg import Button, TextBlock
 from bot.gm.prompts import stats_text as option_values
 from bot.i18n import t
 from tests.cogs.driver import Driver
@@ -475,22 +475,24 @@ async def test_a_private_event_made_public_is_caught(
 async def test_a_hand_on_the_public_board_is_caught(
     sd: SecretDriver, monkeypatch: pytest.MonkeyPatch, where: str
 ) -> None:
-    """Plant a leak: the round board shows a card of a pending pick (still in hand)."""
-    original = present.round_msg
+    """Plant a leak: the live table shows a card of a pending pick (still in hand)."""
+    original = posting.table_msg
 
-    def leaky(mid: int, match: Match, pending: list[Decision], *a: Any, **kw: Any) -> Any:
-        msg = original(mid, match, pending, *a, **kw)
+    def leaky(
+        mid: int, match: Match, label: int, pending: list[Decision], *a: Any, **kw: Any
+    ) -> Any:
+        msg = original(mid, match, label, pending, *a, **kw)
         picks = [d for d in pending if d.secret]
         if picks and msg.rows:
-            label = picks[0].options[-1].label.en
+            card = picks[0].options[-1].label.en
             if where == "footer":
-                msg.embeds[0].footer = f"{msg.embeds[0].footer} {label}"
+                msg.layout[-1] = TextBlock(f"{msg.layout[-1].text} {card}")
             else:
-                extra = Button(label, f"am:{mid}:hand:{match.version}:1", disabled=True)
+                extra = Button(card, f"am:{mid}:hand:{match.version}:1", disabled=True)
                 msg.rows.append([extra])
         return msg
 
-    monkeypatch.setattr(present, "round_msg", leaky)
+    monkeypatch.setattr(posting, "table_msg", leaky)
     with pytest.raises(Leak, match="hand"):
         await play(sd, 2, "team-spirit", 12)
     sd.checker = None

@@ -18,6 +18,7 @@ from bot.cli.verify import check_dice, check_replay
 from bot.engine import Choice, Decision, Text
 from bot.engine.decisions import Allocation, Many, Option, Order, Quantity, Total
 from bot.engine.log import parse_log
+from bot.engine.registry import get_game
 from bot.gm import Actor, DmResult, GameMaster, ManualClock, Msg
 from bot.gm.apply import fallback_choice
 from bot.gm.ids import parse
@@ -198,36 +199,39 @@ async def test_a_crash_right_after_start_still_posts_the_first_board(
     )
     await crashing.open()  # restart: recovery delivers
     shown = crashing.channel.view()
-    assert len(shown) >= 4  # lobby, introduction, setup step, round board
+    assert len(shown) >= 3  # lobby, introduction, the live table (the setup in its log)
     assert not any(
         "start" in b["custom_id"] for r in shown[0][1]["rows"] for b in r.get("buttons", [])
     )
     roles = await crashing.store.messages(mid)
-    board = crashing.channel.messages[roles["round"][1]]
+    board = crashing.channel.messages[roles["table"][1]]
     assert board["rows"] and board["mentions"] == [ANN.user_id]
     await crashing.store.close()
 
 
 async def test_an_undelivered_post_waits_and_nothing_overtakes_it(
-    tmp_path: Path, fixed_seed: None
+    tmp_path: Path, fixed_seed: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A post Discord refused stays first in line: the tick delivers it, then the rest."""
+    # Rounds that change (the fixture game labels every round 0): each pick of a new
+    # round is a new table message, the previous one edited into its summary.
+    monkeypatch.setattr(type(get_game("test-pick")), "round_label", lambda self, s: s.round)
     table = Table(tmp_path / "a.sqlite3")
     mid = await table.start()
     gm, store = table.gm, table.store
     assert gm is not None and store is not None
     before = len(table.channel.messages)
     table.channel.fail_sends = 10**6  # Discord down
-    await pick(gm, mid, "3")  # steps and a new round board: none goes out
+    await pick(gm, mid, "3")  # the round's summary, a new table: no post goes out
     assert len(table.channel.messages) == before
     waiting = await store.outbox(mid)
-    assert [i.kind for i in waiting].count("post") >= 2
+    assert [i.kind for i in waiting].count("post") >= 1
     table.channel.fail_sends = 0
     await gm.tick()
     shown = table.channel.view()
     assert len(shown) == before + [i.kind for i in waiting].count("post")
     roles = await store.messages(mid)
-    assert roles["round"][1] == shown[-1][0]  # the board came last, as planned
+    assert roles["table"][1] == shown[-1][0]  # the table came last, as planned
     assert await store.outbox(mid) == []
     await store.close()
 
@@ -358,16 +362,16 @@ async def test_an_edit_discord_was_too_busy_for_is_retried(
     gm, store = table.gm, table.store
     assert gm is not None and store is not None
     roles = await store.messages(mid)
-    board_before = dict(table.channel.messages[roles["round"][1]])
+    board_before = dict(table.channel.messages[roles["table"][1]])
     table.channel.busy_edits = 10**6
     reply = await gm.cancel_here(CHANNEL, ANN)  # edits the board (closed), posts the log
     assert reply.private
     waiting = await store.outbox(mid)
     assert [i.kind for i in waiting][:1] == ["edit"]
-    assert table.channel.messages[roles["round"][1]] == board_before
+    assert table.channel.messages[roles["table"][1]] == board_before
     table.channel.busy_edits = 0
     await gm.tick()
     assert await store.outbox(mid) == []
-    assert table.channel.messages[roles["round"][1]] != board_before
-    assert table.channel.messages[roles["round"][1]]["rows"] == []
+    assert table.channel.messages[roles["table"][1]] != board_before
+    assert table.channel.messages[roles["table"][1]]["rows"] == []
     await store.close()

@@ -476,6 +476,8 @@ class FakeDiscord:
         self.calls: list[Call] = []
         self.unknown_calls: list[Call] = []
         self.violations: list[str] = []
+        self._v2_messages: dict[int, bool] = {}
+        """Messages created or edited with IS_COMPONENTS_V2 (Discord never drops it)."""
         self.slept: list[float] = []
         self.users: dict[int, Json] = {self.bot_id: bot_user}
         self.guilds: dict[int, Json] = {}
@@ -1092,6 +1094,28 @@ class FakeDiscord:
             msg.attachments = kept + new_atts
         else:
             msg.attachments = msg.attachments + new_atts
+        self._check_v2_message(msg, body, creating=creating)
+
+    def _check_v2_message(self, msg: FakeMessage, body: Json, *, creating: bool) -> None:
+        """Components v2 as Discord enforces them on the stored message: the flag cannot
+        be removed by an edit, content/embeds cannot come back, and every
+        ``attachment://`` url must name an attachment the message has after the edit."""
+        was = self._v2_messages.get(msg.id, False)
+        v2 = bool(msg.flags & limits.IS_COMPONENTS_V2)
+        if was and not v2:
+            self.violations.append(f"message {msg.id}: the IS_COMPONENTS_V2 flag was removed")
+            v2 = True
+        self._v2_messages[msg.id] = v2
+        if not v2:
+            return
+        if msg.content or msg.embeds:
+            self.violations.append(f"message {msg.id}: content or embeds on a v2 message")
+        names = {a["filename"] for a in msg.attachments}
+        for url in limits.media_urls(msg.components):
+            if url.startswith("attachment://") and url[len("attachment://") :] not in names:
+                self.violations.append(
+                    f"message {msg.id}: {url} names no attachment of the message {sorted(names)}"
+                )
 
     def _channel_or_404(self, channel_id: int) -> Json:
         ch = self.channels.get(channel_id)

@@ -44,6 +44,12 @@ COMMAND_CHOICES_MAX = 25
 
 EPHEMERAL = 1 << 6
 IS_COMPONENTS_V2 = 1 << 15
+V2_COMPONENTS_MAX = 40
+V2_TEXT_MAX = 4000
+GALLERY_ITEMS_MAX = 10
+V2_TYPES = {1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 17}
+"""Components a v2 message may hold: action row, button, selects, section, text display,
+thumbnail, media gallery, file, separator, container."""
 LINK_STYLE, PREMIUM_STYLE = 5, 6
 SELECT_TYPES = {3, 5, 6, 7, 8}
 
@@ -172,6 +178,69 @@ def _walk_v2(
                 _walk_v2([c[key]], f"{w}.{key}", ids, errors)
 
 
+def _v2_all(components: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for c in components:
+        out.append(c)
+        out += _v2_all(c.get("components") or [])
+        for key in ("accessory", "component"):
+            if isinstance(c.get(key), dict):
+                out += _v2_all([c[key]])
+    return out
+
+
+def media_urls(components: Sequence[dict[str, Any]]) -> list[str]:
+    """Every media url of a v2 message (gallery items, thumbnails, files)."""
+    urls: list[str] = []
+    for c in _v2_all(components):
+        if c.get("type") == 12:
+            urls += [str((i.get("media") or {}).get("url")) for i in c.get("items") or []]
+        elif c.get("type") in (11, 13):
+            urls.append(str((c.get("media") or c.get("file") or {}).get("url")))
+    return urls
+
+
+def check_v2(payload: dict[str, Any], where: str) -> list[str]:
+    """A components v2 message (flag 1<<15): no content, embeds, stickers or poll; at
+    most 40 components in total (nested included); text displays 4000 characters summed;
+    galleries of 1..10 items; action rows of 1..5 buttons or one select; media urls
+    ``attachment://`` or http(s)."""
+    errors: list[str] = []
+    for key in ("content", "embeds", "sticker_ids", "poll"):
+        if payload.get(key):
+            errors.append(f"{where}: {key!r} is not allowed with IS_COMPONENTS_V2")
+    comps = payload.get("components") or []
+    if not comps:
+        errors.append(f"{where}: a components v2 message needs components")
+    every = _v2_all(comps)
+    if len(every) > V2_COMPONENTS_MAX:
+        errors.append(f"{where}: {len(every)} components > {V2_COMPONENTS_MAX} (v2 total)")
+    text = sum(len(c.get("content") or "") for c in every if c.get("type") == 10)
+    if text > V2_TEXT_MAX:
+        errors.append(f"{where}: text displays have {text} chars > {V2_TEXT_MAX}")
+    for c in every:
+        t = c.get("type")
+        if t not in V2_TYPES:
+            errors.append(f"{where}: component type {t} not allowed in a v2 message")
+        if t == 12 and not 1 <= len(c.get("items") or []) <= GALLERY_ITEMS_MAX:
+            errors.append(f"{where}: media gallery with {len(c.get('items') or [])} items")
+        if t == 10 and not (c.get("content") or "").strip():
+            errors.append(f"{where}: empty text display")
+        if t == 1:
+            kids = c.get("components") or []
+            selects = [k for k in kids if k.get("type") in SELECT_TYPES]
+            if not kids or len(kids) > BUTTONS_PER_ROW_MAX or (selects and len(kids) > 1):
+                errors.append(f"{where}: action row of {len(kids)} components")
+        if t == 17:
+            for k in c.get("components") or []:
+                if k.get("type") in (17,):
+                    errors.append(f"{where}: a container inside a container")
+    for url in media_urls(comps):
+        if not url.startswith(("attachment://", "https://", "http://")):
+            errors.append(f"{where}: media url {url!r} is not attachment:// or http(s)")
+    return errors
+
+
 def check_components(
     components: Sequence[dict[str, Any]], where: str, *, v2: bool = False
 ) -> list[str]:
@@ -254,6 +323,8 @@ def check_message(
     flags = payload.get("flags") or 0
     components = payload.get("components") or []
     errors += check_components(components, where, v2=bool(flags & IS_COMPONENTS_V2))
+    if flags & IS_COMPONENTS_V2:
+        errors += check_v2(payload, where)
     if flags & EPHEMERAL and not ephemeral_allowed:
         errors.append(
             f"{where}: the EPHEMERAL flag (64) is only valid on interaction responses and followups"
