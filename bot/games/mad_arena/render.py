@@ -46,8 +46,8 @@ from bot.render.fighters import (
 
 W = 1024
 HEADER_H = 76
-BOX_W = 300
-SPREAD = 348
+BOX_W = 320
+SPREAD = 340
 ROW_H = 58
 NET_GREEN = (40, 160, 60)
 CENTRE_FILL = (58, 52, 44)

@@ -13,7 +13,9 @@ from pydantic import BaseModel
 from bot.engine import Match, SeatSpec
 from bot.engine.decisions import Decision, Option
 from bot.games.mad_arena.render import BOX_W
-from bot.render.fighters import ZONE_PAD, Marks, plain, tag_lines
+from bot.games.mad_arena.view import MAView
+from bot.render.common import font
+from bot.render.fighters import ZONE_PAD, Marks, badge_size, plain, tag_lines
 from tests.support.drawn_text import phone_problems, recording
 
 
@@ -103,3 +105,15 @@ def test_board_text_names_players_trophies_and_the_legend_in_each_language() -> 
         assert any("Player with a long name 0" in ln and word in ln for ln in lines)
         assert "⚡" in lines[-1]
     assert m.game.board_text(m.view(None), "fr") != m.game.board_text(m.view(None), "en")
+
+
+def test_every_fighters_name_and_hp_fit_its_badge() -> None:
+    """The longest name with its full HP still fits a zone's badge at phone size."""
+    view = _match("ultimate-warrior", 7, "phone-names").view(None)
+    assert isinstance(view, MAView)
+    inner = BOX_W - 2 * ZONE_PAD
+    for fv in view.fighters:
+        hp = f"♥{fv.max_hp}"
+        size = badge_size(inner, fv.name, hp)
+        f = font(size, True)
+        assert size >= 28 and f.getlength(fv.name) + f.getlength(hp) + 30 <= inner, fv.name

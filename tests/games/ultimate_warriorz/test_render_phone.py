@@ -12,8 +12,10 @@ from pydantic import BaseModel
 
 from bot.engine import Match, SeatSpec
 from bot.engine.decisions import Decision, Option
+from bot.games.ultimate_warriorz.cards import NAMES
 from bot.games.ultimate_warriorz.render import BOX_W
-from bot.render.fighters import ZONE_PAD, Marks, plain, tag_lines
+from bot.render.common import font
+from bot.render.fighters import ZONE_PAD, Marks, badge_size, plain, tag_lines
 from tests.support.drawn_text import phone_problems, recording
 
 
@@ -107,3 +109,12 @@ def test_board_text_names_players_trophies_and_the_legend_in_each_language() -> 
         assert sum("PP" in ln for ln in lines) >= 4
         assert "⚡" in lines[-1] and "✿" in lines[-1]
     assert m.game.board_text(m.view(None), "fr") != m.game.board_text(m.view(None), "en")
+
+
+def test_every_fighters_name_and_hp_fit_its_badge() -> None:
+    """The longest name with two-digit HP still fits a zone's badge at phone size."""
+    inner = BOX_W - 2 * ZONE_PAD
+    for name in NAMES.values():
+        size = badge_size(inner, name, "♥16")
+        f = font(size, True)
+        assert size >= 28 and f.getlength(name) + f.getlength("♥16") + 30 <= inner, name
