@@ -4,6 +4,13 @@
 the restart-proof components, loads the cogs as extensions, syncs the
 commands (to one guild when ``dev_guild_id`` is set, globally otherwise) and
 resumes live matches and their timers.
+
+:func:`run_bot` runs :class:`ShardedArenaBot` (discord.py's ``AutoShardedBot``):
+``SHARD_COUNT`` and ``SHARD_IDS`` split the shards between processes, which
+share one PostgreSQL database (``ARENA_DATABASE_URL``); see ``docs/deploy.md``.
+Every process answers the interactions of its shards (DMs arrive on shard 0,
+for matches of any guild: the store is shared); the timers run in the one that
+holds the timers lease (:mod:`bot.gm.lease`), which also prunes old matches.
 """
 
 from __future__ import annotations
@@ -20,6 +27,7 @@ from discord.ext import commands
 from bot.gm import Clock, GameMaster, SystemClock
 from bot.gm.base import tune_threads
 from bot.store import Store
+from bot.store.backend import is_postgres_url
 
 log = logging.getLogger(__name__)
 # aiosqlite logs every SQL statement with its parameters at DEBUG, and the
@@ -33,6 +41,9 @@ for _name in SECRET_BEARING_LOGGERS:
 
 EXTENSIONS = ("cogs.arena",)
 TICK_SECONDS = 5.0
+PRUNE_EVERY = 3600.0
+"""Seconds between two prunings of old finished matches (``ARENA_PRUNE_DAYS``)."""
+DAY = 86400.0
 
 
 class ArenaBot(commands.Bot):
@@ -44,6 +55,7 @@ class ArenaBot(commands.Bot):
         clock: Clock | None = None,
         tick_seconds: float | None = TICK_SECONDS,
         sync_commands: bool = True,
+        prune_days: int = 0,
         **kwargs: Any,
     ) -> None:
         # No privileged intent: everything arrives as interactions.
@@ -51,7 +63,9 @@ class ArenaBot(commands.Bot):
         super().__init__(
             command_prefix=commands.when_mentioned, intents=intents, help_command=None, **kwargs
         )
-        self.db_path = Path(db_path)
+        self.db_path: str | Path = db_path if is_postgres_url(db_path) else Path(db_path)
+        self.prune_days = prune_days
+        self._pruned_at = float("-inf")
         self.dev_guild_id = dev_guild_id
         self.clock = clock or SystemClock()
         self.tick_seconds = tick_seconds
@@ -90,8 +104,24 @@ class ArenaBot(commands.Bot):
             await asyncio.sleep(every)
             try:
                 await self.gm.tick()
+                await self.prune()
             except Exception:
                 log.exception("timer tick failed")
+
+    async def prune(self) -> list[int]:
+        """Delete ended matches older than ``prune_days`` (their log file was posted), at
+        most once per ``PRUNE_EVERY`` and only where the timers run; the ids pruned."""
+        now = self.clock.now()
+        lease = self.gm.timer_lease
+        if self.prune_days <= 0 or now - self._pruned_at < PRUNE_EVERY:
+            return []
+        if lease is not None and not lease.held:
+            return []
+        self._pruned_at = now
+        pruned: list[int] = []
+        while batch := await self.store.prune(now - self.prune_days * DAY):
+            pruned += batch
+        return pruned
 
     async def close(self) -> None:
         if self._ticker is not None:
@@ -99,15 +129,40 @@ class ArenaBot(commands.Bot):
             with contextlib.suppress(asyncio.CancelledError):
                 await self._ticker
         store = getattr(self, "store", None)
+        gm = getattr(self, "gm", None)
         await super().close()
+        if gm is not None and gm.timer_lease is not None:
+            with contextlib.suppress(Exception):  # it expires by itself anyway
+                await gm.timer_lease.release()
         if store is not None:
             await store.close()
 
 
-def run_bot(token: str, db_path: str, dev_guild_id: int | None) -> None:
+class ShardedArenaBot(ArenaBot, commands.AutoShardedBot):
+    """The bot as deployed: discord.py's ``AutoShardedBot`` (one gateway connection per
+    shard in one process). ``shard_count``/``shard_ids`` None: Discord's recommended
+    count, all shards here (one process); set both to split the shards between
+    processes sharing a PostgreSQL database."""
+
+
+def run_bot(
+    token: str,
+    db_path: str,
+    dev_guild_id: int | None,
+    *,
+    shard_count: int | None = None,
+    shard_ids: tuple[int, ...] | None = None,
+    prune_days: int = 0,
+) -> None:
     """Run until interrupted; logging is configured by the caller (never logs the token)."""
     # The bot never joins voice: don't warn operators about missing voice libraries.
     discord.VoiceClient.warn_nacl = False
     discord.VoiceClient.warn_dave = False
-    bot = ArenaBot(db_path, dev_guild_id)
+    bot = ShardedArenaBot(
+        db_path,
+        dev_guild_id,
+        prune_days=prune_days,
+        shard_count=shard_count,
+        shard_ids=list(shard_ids) if shard_ids is not None else None,
+    )
     bot.run(token, log_handler=None)

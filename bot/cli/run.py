@@ -28,7 +28,14 @@ def run(dotenv_path: Path | None = None) -> int:
         ) from None
     login_failure, intents_required, unreachable = _discord_errors()
     try:
-        run_bot(config.token, config.db_path, config.dev_guild_id)
+        run_bot(
+            config.token,
+            config.db_path,
+            config.dev_guild_id,
+            shard_count=config.shard_count,
+            shard_ids=config.shard_ids,
+            prune_days=config.prune_days,
+        )
     except KeyboardInterrupt:
         print("Stopped.", file=sys.stderr)
         return 0

@@ -33,7 +33,7 @@ def fake_app(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Any, ...]]:
     calls: list[tuple[Any, ...]] = []
     module = types.ModuleType("bot.app")
 
-    def run_bot(token: str, db_path: str, dev_guild_id: int | None) -> None:
+    def run_bot(token: str, db_path: str, dev_guild_id: int | None, **deploy: Any) -> None:
         calls.append((token, db_path, dev_guild_id))
 
     module.run_bot = run_bot  # type: ignore[attr-defined]
@@ -129,7 +129,7 @@ def test_rejected_token_is_a_message(
     monkeypatch.setenv("DISCORD_TOKEN", "tok")
     module = types.ModuleType("bot.app")
 
-    def run_bot(token: str, db_path: str, dev_guild_id: int | None) -> None:
+    def run_bot(token: str, db_path: str, dev_guild_id: int | None, **deploy: Any) -> None:
         raise discord.LoginFailure("Improper token has been passed.")
 
     module.run_bot = run_bot  # type: ignore[attr-defined]
@@ -147,7 +147,7 @@ def test_unreachable_discord_is_a_message(
     monkeypatch.setenv("DISCORD_TOKEN", "tok")
     module = types.ModuleType("bot.app")
 
-    def run_bot(token: str, db_path: str, dev_guild_id: int | None) -> None:
+    def run_bot(token: str, db_path: str, dev_guild_id: int | None, **deploy: Any) -> None:
         key = types.SimpleNamespace(host="discord.com", port=443, ssl=True)
         raise aiohttp.ClientConnectorError(key, OSError(-2, "Name or service not known"))  # type: ignore[arg-type]
 
