@@ -65,8 +65,10 @@ def p_sum_at_least(k: int, s: int) -> float:
 
 MELEE_SECRETS = ("kamikaze", "terminotaure", "finishing")
 ZONE_SECRETS = ("powder-keg", "strike")
-SURE = 0.95
+SURE = 0.96
 """A secret move is picked freely only when a target is in reach with at least this chance."""
+LIKELY = 0.8
+"""... and when one target alone is in reach with at least this chance."""
 KEEP = 50.0
 """Penalty that keeps the secret card in hand (larger than any level's random spread)."""
 USE_IT = 1.0
@@ -77,7 +79,12 @@ class Ctx:
     """Read-only helpers over one seat's view."""
 
     def __init__(
-        self, view: MAView, me_id: str, level: Style | None = None, cards: CardSet | None = None
+        self,
+        view: MAView,
+        me_id: str,
+        level: Style | None = None,
+        cards: CardSet | None = None,
+        rnd: random.Random | None = None,
     ) -> None:
         self.v = view
         self.n = len(view.zones)
@@ -86,6 +93,8 @@ class Ctx:
         self.me = self.by_id[me_id]
         self.style = level or style(None)
         self.cards = cards
+        self.rnd = rnd
+        self._aim: dict[str, float] = {}
         self.presence: dict[str, Spots] | None = None
         """Where each other fighter is likely to be when ``me`` acts (None: where it is)."""
         self.my_defence = self.me.defence
@@ -93,6 +102,22 @@ class Ctx:
         self.after: dict[str, float] = {}
         """Chance each other fighter acts after ``me`` this round."""
         self._danger: dict[int, float] = {}
+
+    def hit_value(self, t: FighterView, dice: int, modifier: int = 0) -> float:
+        """:func:`attack_value` as this level sees it: the hard level also counts the
+        trophies a kill would take (§3: the victim's trophies go to its eliminator);
+        the easy level's aim wanders (a fixed random factor per target and decision)."""
+        v = attack_value(t, dice, modifier)
+        st = self.style
+        if st.spoils and v > 0:
+            e = dice * p_hit(t.defence, modifier)
+            if e >= t.hp - 0.25:
+                v += (t.size + t.trophy_points) / 6
+        if st.aim > 0 and v > 0:
+            if t.id not in self._aim:
+                self._aim[t.id] = self.rnd.random() if self.rnd else 0.5
+            v *= 1 + st.aim * (self._aim[t.id] - 0.5)
+        return v
 
     def spots(self, f: FighterView) -> Spots:
         if self.presence is None:
@@ -190,12 +215,12 @@ def zone_value(c: Ctx, zone: int, dice: int, kind: str | None, mates: float = 2.
         for f, chance in order:
             p = p_hit(f.defence)
             e = left * p * chance
-            val = attack_value(f, max(1, round(left)), 0) * chance * p if left > 0 else 0
+            val = c.hit_value(f, max(1, round(left)), 0) * chance * p if left > 0 else 0
             total += val if c.is_enemy(f) else -mates * e
             left -= e
         return total
     for f, chance in here:
-        val = attack_value(f, dice) * chance
+        val = c.hit_value(f, dice) * chance
         total += val if c.is_enemy(f) else -mates * val
     return total
 
@@ -228,11 +253,11 @@ def fighter_attack(
             val = p * (1.2 + (2 if t.hp <= 1 else 0)) + 0.3 if p > 0 else 0.0
         elif secret == "finishing":
             mod = finishing_bonus(t.hp)
-            val = attack_value(t, dice, mod) + (
+            val = c.hit_value(t, dice, mod) + (
                 1.0 if mod > 0 and dice * p_hit(t.defence, 1) >= t.hp - 0.3 else 0
             )
         else:
-            val = attack_value(t, dice)
+            val = c.hit_value(t, dice)
         val *= chance
         if val > best[0]:
             best = (val, Melee(target=t.id) if kind == "melee" else Ranged(target=t.id))
@@ -361,13 +386,29 @@ def fire_chance(c: Ctx, card: CardView) -> float:
     if secret in ZONE_SECRETS:
         return zone_fire_chance(c, reach)
     none = 1.0
+    best = 0.0
     for t in c.enemies():
         if secret == "finishing" and p_hit(t.defence, finishing_bonus(t.hp)) <= 0:
             continue
         if secret == "net" and p_sum_at_least(dice, t.size) <= 0:
             continue
-        none *= 1 - min(1.0, sum(p for z, p in c.spots(t) if z in reach))
-    return 1 - none
+        here = min(1.0, sum(p for z, p in c.spots(t) if z in reach)) * survival(c, t)
+        best = max(best, here)
+        none *= 1 - here
+    # The others' moves are not independent (they chase the same targets): one target
+    # must be likely on its own.
+    return min(1 - none, best / LIKELY)
+
+
+def survival(c: Ctx, t: FighterView) -> float:
+    """Chance that ``t`` is still standing when ``me`` acts: the weaker it is, and the more
+    of its adversaries act before ``me``, the likelier someone else finishes it first."""
+    before = sum(
+        1 - c.after.get(o.id, 1.0)
+        for o in c.alive()
+        if o.id not in (c.me.id, t.id) and o.team != t.team
+    )
+    return 1 - min(0.9, before * 0.5 / max(1, t.hp) ** 2)
 
 
 def zone_fire_chance(c: Ctx, reach: set[int]) -> float:
@@ -378,7 +419,7 @@ def zone_fire_chance(c: Ctx, reach: set[int]) -> float:
         mate = 1.0
         for f, p in c.near(z):
             if c.is_enemy(f):
-                enemy *= 1 - p
+                enemy *= 1 - p * survival(c, f)
             else:
                 mate *= 1 - p
         none *= 1 - (1 - enemy) * mate
@@ -392,15 +433,15 @@ def secret_plan(c: Ctx, card: CardView, hand: list[CardView], value: float) -> f
     but never a used secret move, and the secret card is the last one left at
     the latest, then played by force. So it is kept while other cards remain,
     and played freely only when a target is very likely to be in reach (``SURE``)
-    and the blow is worth it; with one other card left the bar is lower, as its
-    next (forced) round may be worse."""
+    and the blow is worth it. While two or more other cards remain it is also
+    discounted a little: a better moment may still come before it is forced."""
     others = len(hand) - 1
     if others == 0:
         return value
     chance = fire_chance(c, card)
     if chance < SURE or value < 0.6:
         return value - KEEP
-    return value * (1.0 if others <= 1 else 0.85) + (1.0 if c.late() else 0.0)
+    return value * (1.0 if others <= 1 else 0.85)
 
 
 def pick_card(c: Ctx, hand: list[CardView], rnd: random.Random) -> str:
@@ -468,7 +509,7 @@ def choose(
     ``cards``: the public card file, to foresee which cards the others may play."""
     about = decision.args
     assert isinstance(about, ForFighter), decision.key
-    c = Ctx(view, about.fighter, style(level), cards)
+    c = Ctx(view, about.fighter, style(level), cards, rnd)
     if isinstance(decision.ask, Order):
         return strike_order_ids(c, decision.options)
     if isinstance(decision.ask, Allocation):

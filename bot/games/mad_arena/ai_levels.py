@@ -27,12 +27,40 @@ class Style:
     """Weight of the chosen card's defence when wounded."""
     endgame: bool
     """Aim for the centre and trophies in the last rounds (the points after round 12)."""
+    spoils: bool
+    """Value a kill by the trophies it takes (the victim's size and its own trophies)."""
+    aim: float
+    """Random spread on each target's value (0: always the best target)."""
 
 
 STYLES: dict[str, Style] = {
-    EASY: Style(noise=2.5, foresight=False, caution=0.0, defence=0.0, endgame=False),
-    MEDIUM: Style(noise=0.2, foresight=False, caution=0.15, defence=1.0, endgame=True),
-    HARD: Style(noise=0.05, foresight=True, caution=0.35, defence=1.0, endgame=True),
+    EASY: Style(
+        noise=2.5,
+        foresight=False,
+        caution=0.0,
+        defence=0.0,
+        endgame=False,
+        spoils=False,
+        aim=1.6,
+    ),
+    MEDIUM: Style(
+        noise=0.2,
+        foresight=False,
+        caution=0.15,
+        defence=1.0,
+        endgame=True,
+        spoils=False,
+        aim=0.0,
+    ),
+    HARD: Style(
+        noise=0.05,
+        foresight=True,
+        caution=0.8,
+        defence=1.0,
+        endgame=True,
+        spoils=True,
+        aim=0.0,
+    ),
 }
 
 DEFAULT = HARD

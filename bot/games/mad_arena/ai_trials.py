@@ -18,11 +18,14 @@ import random
 import time
 from dataclasses import dataclass, field
 
+from bot.engine.answers import check_answer
 from bot.engine.decisions import Allocation, Choice, Decision, Many, One, Order
+from bot.engine.dice import DiceState, FairRng, normalise_seed
 from bot.engine.events import AnyEvent
-from bot.engine.game import SeatSpec
-from bot.engine.match import Match
+from bot.engine.game import Ctx, SeatSpec
+from bot.engine.match import Match, reply_choice
 from bot.games.mad_arena.args import ForFighter
+from bot.games.mad_arena.game import MadArena
 from bot.games.mad_arena.modes import PLAYER_COUNTS
 from bot.games.mad_arena.state import MAState
 
@@ -97,13 +100,23 @@ def random_choice(d: Decision, rnd: random.Random) -> Choice:
     return Choice(seat=d.seat, key=d.key, amounts=amounts)
 
 
-def play(seed: str, mode: str, levels: list[str]) -> MatchResult:
-    """One match, seat ``i`` playing ``levels[i]``; deterministic for ``seed``."""
+def play(seed: str, mode: str, levels: list[str], through_match: bool = False) -> MatchResult:
+    """One match, seat ``i`` playing ``levels[i]``; deterministic for ``seed``.
+
+    ``through_match``: every step goes through :class:`Match` (``Match.ai_choice``
+    with the seat's ``ai_level``, as the bot plays). Otherwise the game object is
+    driven directly, without the match's per-step state copy (several times
+    faster), the AI getting the same kind of seeded ``rnd``."""
     seats = [SeatSpec(name=f"{lv}-{i}", ai=True, ai_level=lv) for i, lv in enumerate(levels)]
-    m = Match.create("mad-arena", seats, seed, mode)
+    if through_match:
+        return _play_match(Match.create("mad-arena", seats, seed, mode), levels, seed)
+    return _play_direct(seats, mode, levels, seed)
+
+
+def _play_match(m: Match, levels: list[str], seed: str) -> MatchResult:
     rnd = random.Random(seed)
     tally = SecretTally()
-    watch = SecretWatch(tally)
+    watch = SecretWatch(tally, {i for i, lv in enumerate(levels) if lv == RANDOM})
     times: list[float] = []
     while not m.over:
         d = m.pending()[0]
@@ -123,11 +136,40 @@ def play(seed: str, mode: str, levels: list[str]) -> MatchResult:
     return MatchResult(levels=levels, winners=list(out.winners), secrets=tally, times=times)
 
 
+def _play_direct(seats: list[SeatSpec], mode: str, levels: list[str], seed: str) -> MatchResult:
+    game = MadArena()
+    ctx = Ctx(FairRng(DiceState(seed=normalise_seed(seed))))
+    state = game.setup(seats, mode, game.info.default_options(), ctx)
+    rnd = random.Random(seed)
+    tally = SecretTally()
+    watch = SecretWatch(tally, {i for i, lv in enumerate(levels) if lv == RANDOM})
+    times: list[float] = []
+    step = 0
+    while (out := game.outcome(state)) is None:
+        d = game.pending(state)[0]
+        if d.kind == "pick" and isinstance(d.args, ForFighter):
+            watch.before_pick(state, d.args.fighter)
+        if levels[d.seat] == RANDOM:
+            choice = random_choice(d, rnd)
+        else:
+            t0 = time.perf_counter()
+            ai_rnd = random.Random(f"{seed}:{step}:{d.key}")
+            choice = reply_choice(d, game.ai_choose(state, d, ai_rnd, levels[d.seat]))
+            times.append(time.perf_counter() - t0)
+        before = len(ctx.events)
+        game.apply(state, check_answer(d, choice), ctx)
+        watch.see(ctx.events[before:], state)
+        step += 1
+    return MatchResult(levels=levels, winners=list(out.winners), secrets=tally, times=times)
+
+
 class SecretWatch:
     """Follows the public events: each revealed secret card, and whether its attack came."""
 
-    def __init__(self, tally: SecretTally) -> None:
+    def __init__(self, tally: SecretTally, skip: set[int] | None = None) -> None:
         self.tally = tally
+        self.skip = skip or set()
+        """Seats not counted (random-legal players)."""
         self.forced: set[str] = set()
         self.open: dict[str, str] = {}
         self.fired: set[str] = set()
@@ -145,6 +187,8 @@ class SecretWatch:
                 continue
             fid = str(e.data.get("fighter", ""))
             if e.type == "reveal" and fid and not state.data(fid).dragon:
+                if state.f(fid).seat in self.skip:
+                    continue
                 card = state.card(str(e.data["card"]))
                 if card.secret is not None:
                     self.open[fid] = card.id
@@ -169,3 +213,45 @@ class SecretWatch:
                 t.free_wasted_cards.append(self.open[fid])
         del self.open[fid]
         self.fired.discard(fid)
+
+
+@dataclass
+class Duel:
+    """Level ``a`` against level ``b``: the part of the wins ``a``'s seats held, on average."""
+
+    a: str
+    b: str
+    matches: int = 0
+    score: float = 0.0
+    secrets: SecretTally = field(default_factory=SecretTally)
+    times: list[float] = field(default_factory=list)
+
+    def rate(self) -> float:
+        return self.score / self.matches if self.matches else 0.0
+
+
+def duel_levels(a: str, b: str, people: int, flip: bool) -> list[str]:
+    """Seats alternate ``a`` and ``b`` (``b`` first when ``flip``), so both sit everywhere."""
+    first, second = (b, a) if flip else (a, b)
+    return [first if i % 2 == 0 else second for i in range(people)]
+
+
+def duel(
+    a: str, b: str, per_setup: int, setups: list[tuple[str, int]] | None = None, tag: str = ""
+) -> Duel:
+    """``per_setup`` matches of each (mode, people), seats alternating, each seating flipped."""
+    out = Duel(a=a, b=b)
+    for mode, people in setups or SETUPS:
+        for i in range(per_setup):
+            levels = duel_levels(a, b, people, flip=i % 2 == 1)
+            r = play(f"duel{tag}-{mode}-{people}-{i}", mode, levels)
+            # With an odd number of seats one level has more seats: count its share per seat.
+            na = levels.count(a)
+            nb = levels.count(b)
+            sa = r.share(a) / na
+            sb = r.share(b) / nb if nb else 0.0
+            out.score += sa / (sa + sb) if sa + sb else 0.5
+            out.matches += 1
+            out.secrets.add(r.secrets)
+            out.times += r.times
+    return out
