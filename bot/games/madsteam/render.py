@@ -404,10 +404,14 @@ def render_view(view: MSView, lang: str = "en", decision: Decision | None = None
     return png_bytes(crop(img, BG))
 
 
+TEXT_MAX = 1000
+"""The table shows at most about this many characters of a game's text beside its image."""
+
+
 def board_lines(view: MSView, lang: str = "en") -> list[str]:
-    """What the image leaves out, for the message beside it: events in play and the next one,
-    set-aside search cards, each clan's resources in full and its objects with their effects."""
-    fr = lang.startswith("fr")
+    """What the image leaves out, for the message beside it: events in play and the next
+    one, set-aside search cards, and each clan's working objects with their effects (names
+    only when the effects would not fit the table's text block)."""
     lines: list[str] = []
     ev = "; ".join(f"{e.name.get(lang)} ({e.effects.get(lang)})" for e in view.events_active)
     lines.append(_w("Événements en jeu : ", "Events in play: ", lang) + (ev or "—"))
@@ -421,25 +425,22 @@ def board_lines(view: MSView, lang: str = "en") -> list[str]:
             aside = ", ".join(t.get(lang) for t in pv.search_aside)
             lines.append(
                 _w(
-                    f"Fouilles écartées ({pv.name.fr}) : ",
-                    f"Search cards set aside ({pv.name.en}): ",
+                    f"Fouilles écartées, {pv.name.fr} : ",
+                    f"Search cards set aside, {pv.name.en}: ",
                     lang,
                 )
                 + aside
             )
-    for p in view.players:
-        res = ", ".join(f"{_res(k, lang)} {v}" for k, v in p.resources.items() if v)
-        objs = "; ".join(
-            f"{o.name.get(lang)} ({o.effect.get(lang)})" + (" ✓" if o.used else "")
-            for o in p.active
-        )
-        parts = [f"**{p.name}**", res or "—"]
-        if objs:
-            parts.append(objs)
-        parts.append(
-            (f"survivants comptés {p.survivors_scored}/{p.survivors}, chasse +{p.hunt_bonus}")
-            if fr
-            else f"survivors counted {p.survivors_scored}/{p.survivors}, hunting +{p.hunt_bonus}"
-        )
-        lines.append(" · ".join(parts))
-    return lines
+    for effects in (True, False):
+        clans = []
+        for p in view.players:
+            objs = "; ".join(
+                o.name.get(lang)
+                + (f" ({o.effect.get(lang)})" if effects else "")
+                + (" ✓" if o.used else "")
+                for o in p.active
+            )
+            clans.append(f"**{p.name}** · " + _w("objets : ", "objects: ", lang) + (objs or "—"))
+        if effects is False or len("\n".join(lines + clans)) <= TEXT_MAX:
+            break
+    return lines + clans

@@ -66,15 +66,11 @@ WORDS = {
     "out": ("éliminé", "out"),
     "sheet": ("fiche ◆{d}", "sheet ◆{d}"),
     "team": ("Équipe {t}", "Team {t}"),
-    "charm": ("porte-bonheur disponible", "lucky charm left"),
-    "nocharm": ("porte-bonheur utilisé", "charm used"),
-    "first": ("jeton 1re blessure (3 PP)", "first-wound token (3 PP)"),
-    "trophies": ("trophées", "trophies"),
     "legend": (
         "⚡ initiative · ➜ mouvement · ⚔ corps à corps · ➶ tir · ◆ défense · PP points de "
-        "popularité · ③ jeton 1re blessure · ★ trophées · ✿ porte-bonheur",
+        "popularité · ③ jeton 1re blessure (3 PP) · ★ trophées · ✿ porte-bonheur disponible",
         "⚡ initiative · ➜ move · ⚔ melee · ➶ ranged · ◆ defence · PP popularity points · "
-        "③ first-wound token · ★ trophies · ✿ lucky charm",
+        "③ first-wound token (3 PP) · ★ trophies · ✿ lucky charm left",
     ),
 }
 
@@ -334,26 +330,23 @@ def render_arena(view: UWView, lang: str = "en", decision: Decision | None = Non
 
 def board_lines(view: UWView, lang: str = "en") -> list[str]:
     """What the image leaves out or abbreviates, for the message beside it (issue 12 item 8):
-    each fighter's player and team, PP, first-wound token, trophies by name, charm, card and
-    effects in words; the last events; the legend."""
+    each fighter's player and team, HP, PP, first-wound token (③), trophies by name, charm
+    left (✿), card and lasting effects in words; then the legend of the symbols. Short
+    enough for the table's text block (about 1000 characters with 8 fighters)."""
     names = {f.id: f.name for f in view.fighters}
+    teams = len(view.teams) > 1 and view.mode != "tribal-rumble"
     lines: list[str] = []
     for f in view.fighters:
-        who = f.player
-        if len(view.teams) > 1 and view.mode != "tribal-rumble":
-            who += ", " + w("team", lang, t="ABCDEFGH"[f.team % 8])
-        parts = [f"**{f.name}** ({who})", f"♥{f.hp}" if f.alive else f"☠ {w('out', lang)}"]
-        parts.append(f"{f.pp} PP")
-        if f.first_wound:
-            parts.append(w("first", lang))
+        who = f.player + (", " + w("team", lang, t="ABCDEFGH"[f.team % 8]) if teams else "")
+        parts = [f"**{f.name}** ({who}) " + (f"♥{f.hp}" if f.alive else "☠"), f"{f.pp} PP"]
+        tokens = ("③ " if f.first_wound else "") + ("✿" if f.charm else "")
+        if tokens:
+            parts.append(tokens.strip())
         if f.trophies:
-            trophies = ", ".join(names.get(t, t) for t in f.trophies)
-            parts.append(f"★{len(f.trophies)} {w('trophies', lang)} ({trophies})")
-        parts.append("✿ " + w("charm", lang) if f.charm else w("nocharm", lang))
+            parts.append(f"★ {', '.join(names.get(t, t) for t in f.trophies)}")
         if f.alive:
             parts.append(_card_line(f, lang))
             parts += [e.get(lang) for e in f.effects]
         lines.append(" · ".join(parts))
-    lines += [t.get(lang) for t in view.last]
     lines.append(w("legend", lang))
     return lines

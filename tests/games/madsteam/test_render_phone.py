@@ -85,3 +85,16 @@ def test_board_text_gives_events_resources_and_objects_in_each_language() -> Non
     fr = m.game.board_text(m.view(None), "fr")
     assert en[0].startswith("Events in play") and fr[0].startswith("Événements en jeu")
     assert sum("Player with a long name" in ln for ln in en) == 3
+
+
+def test_board_text_fits_the_tables_text_block() -> None:
+    """The table clips its text block at 1000 characters: a whole match with the longest
+    Discord names (32 characters) never reaches it, in either language."""
+    seats = [SeatSpec(name=f"A name thirty-two characters {k:03d}", ai=True) for k in range(4)]
+    m = Match.create("madsteam", seats, "phone-text-size", "standard")
+    longest = 0
+    while not m.over:
+        for lang in ("en", "fr"):
+            longest = max(longest, len("\n".join(m.game.board_text(m.view(None), lang))))
+        m.apply(m.ai_choice(m.pending()[0]))
+    assert 300 < longest <= 1000

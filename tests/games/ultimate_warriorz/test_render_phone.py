@@ -118,3 +118,16 @@ def test_every_fighters_name_and_hp_fit_its_badge() -> None:
         size = badge_size(inner, name, "♥16")
         f = font(size, True)
         assert size >= 28 and f.getlength(name) + f.getlength("♥16") + 30 <= inner, name
+
+
+def test_board_text_fits_the_tables_text_block() -> None:
+    """The table clips its text block at 1000 characters: a whole match with the longest
+    Discord names (32 characters) never reaches it, in either language."""
+    seats = [SeatSpec(name=f"A name thirty-two characters {k:03d}", ai=True) for k in range(8)]
+    m = Match.create("ultimate-warriorz", seats, "phone-text-size", "team-spirit")
+    longest = 0
+    while not m.over:
+        for lang in ("en", "fr"):
+            longest = max(longest, len("\n".join(m.game.board_text(m.view(None), lang))))
+        m.apply(m.ai_choice(m.pending()[0]))
+    assert 300 < longest <= 1000
