@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -150,15 +151,24 @@ async def _open_store(path: str) -> Any:
     return await Store.open(path)
 
 
-async def verify_stored(db: Path, match_id: int, opener: StoreOpener | None = None) -> int:
-    """Replay a stored match's decision log and check it against its stored state."""
-    if not db.is_file():
+async def verify_stored(db: Path | str, match_id: int, opener: StoreOpener | None = None) -> int:
+    """Replay a stored match's decision log and check it against its stored state.
+
+    ``db``: a SQLite file or a ``postgresql://`` URL. A match pruned after
+    ``ARENA_PRUNE_DAYS`` is named as such (its log file is what remains to verify).
+    """
+    url = str(db).startswith(("postgresql://", "postgres://"))
+    if not url and not Path(db).is_file():
         raise CliError(f"No database file at {db}.")
+    where = "the database" if url else str(db)
     store = await (opener or _open_store)(str(db))
     try:
         record = await store.get(match_id)
         if record is None:
-            raise CliError(f"There is no match {match_id} in {db}.")
+            pruned = await store.pruned(match_id) if hasattr(store, "pruned") else None
+            if pruned is not None:
+                raise CliError(_pruned_message(match_id, pruned))
+            raise CliError(f"There is no match {match_id} in {where}.")
         print(f"Stored match {match_id}: {record.game} ({record.mode}), status {record.status}")
         if record.status != "finished" or not record.seed:
             print("NOT VERIFIED: the match is not finished, so its seed is still secret.")
@@ -204,6 +214,21 @@ async def verify_stored(db: Path, match_id: int, opener: StoreOpener | None = No
         await store.close()
 
 
+def _day(ts: float | None) -> str:
+    if ts is None:
+        return "an unknown date"
+    return datetime.fromtimestamp(ts, tz=UTC).strftime("%Y-%m-%d")
+
+
+def _pruned_message(match_id: int, pruned: Any) -> str:
+    return (
+        f"Match {match_id} ({pruned.game}, {pruned.status} on {_day(pruned.finished_at)}) was "
+        f"pruned from the database on {_day(pruned.pruned_at)}: finished matches are deleted "
+        "after ARENA_PRUNE_DAYS days, once their log file was posted in the channel.\n"
+        "Verify that log file instead: python -m bot verify LOGFILE"
+    )
+
+
 def _canonical(data: Any) -> str:
     return json.dumps(data, sort_keys=True, ensure_ascii=False)
 
@@ -224,7 +249,8 @@ def verify_command(logfile: str | None, db: str | None, match_id: int | None) ->
     if logfile:
         return verify_file(Path(logfile))
     if db and match_id is not None:
-        return asyncio.run(verify_stored(Path(db), match_id))
+        target = db if db.startswith(("postgresql://", "postgres://")) else Path(db)
+        return asyncio.run(verify_stored(target, match_id))
     raise CliError(
         "Usage: python -m bot verify LOGFILE  or  python -m bot verify --db PATH --match ID"
     )
