@@ -1,7 +1,7 @@
 """The game master as a real process, for the kill test (issue 10 item 6).
 
 ``python -m tests.crash.runner DB CHANNEL GAME MODE KILL_AT`` plays one whole
-match of GAME/MODE on the SQLite file DB: human seats answered by a script
+match of GAME/MODE on the database DB (a SQLite file or a postgresql:// URL): human seats answered by a script
 (their AI's answer, deterministic), the others AI seats, clock frozen, seed
 fixed. Every public post, edit and button removal goes to CHANNEL, a JSON-lines
 file standing for Discord (a post repeated with a nonce already used gets the
@@ -31,6 +31,7 @@ from bot.engine.registry import get_game
 from bot.gm import Actor, DmResult, GameMaster, ManualClock, Msg
 from bot.gm.publisher import msg_to_json
 from bot.store import Store
+from bot.store.backend import is_postgres_url
 
 GUILD, CHANNEL = 10, 20
 HUMANS = [Actor(user_id=1, name="Ann", lang="en"), Actor(user_id=2, name="Bob", lang="en")]
@@ -140,7 +141,7 @@ def _hook_store(store: Store, killer: Killer) -> None:
         setattr(store, name, wrapped)
 
 
-async def run(db: Path, channel: Path, game: str, mode: str, kill_at: int) -> int:
+async def run(db: Path | str, channel: Path, game: str, mode: str, kill_at: int) -> int:
     import bot.gm.lobby
 
     bot.gm.lobby.new_seed = lambda: f"kill-test-{game}-{mode}"
@@ -214,4 +215,5 @@ async def play(gm: GameMaster, mid: int) -> None:
 
 if __name__ == "__main__":
     db_arg, channel_arg, game_arg, mode_arg, kill_arg = sys.argv[1:6]
-    sys.exit(asyncio.run(run(Path(db_arg), Path(channel_arg), game_arg, mode_arg, int(kill_arg))))
+    db: Path | str = db_arg if is_postgres_url(db_arg) else Path(db_arg)
+    sys.exit(asyncio.run(run(db, Path(channel_arg), game_arg, mode_arg, int(kill_arg))))

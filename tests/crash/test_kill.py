@@ -24,6 +24,7 @@ from bot.cli.verify import check_dice, check_replay, check_text
 from bot.engine.log import parse_log
 from bot.engine.registry import discovered_games
 from tests.crash.runner import channel_state
+from tests.support.postgres import PgServer
 
 ROOT = Path(__file__).resolve().parents[2]
 KILLS = int(os.environ.get("ARENA_KILLS", "3"))
@@ -34,7 +35,7 @@ def cases() -> list[tuple[str, str]]:
 
 
 def run(
-    db: Path, channel: Path, game: str, mode: str, kill_at: int
+    db: Path | str, channel: Path, game: str, mode: str, kill_at: int
 ) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [
@@ -73,14 +74,24 @@ def final_log(shown: list[tuple[int, dict[str, Any]]]) -> dict[str, Any]:
 def test_killed_at_random_points_the_channel_converges(
     tmp_path: Path, game: str, mode: str
 ) -> None:
-    ref_db, ref_channel = tmp_path / "ref.sqlite3", tmp_path / "ref.jsonl"
+    converges(tmp_path, tmp_path / "ref.sqlite3", tmp_path / "k.sqlite3", game, mode)
+
+
+def test_killed_on_postgres_the_channel_converges(tmp_path: Path, pg_server: PgServer) -> None:
+    """The same on PostgreSQL (one game: the database, not the game, is under test)."""
+    game, mode = next((g, m) for g, m in cases() if g == "arena")
+    converges(tmp_path, pg_server.new_schema(), pg_server.new_schema(), game, mode)
+
+
+def converges(tmp_path: Path, ref_db: Path | str, db: Path | str, game: str, mode: str) -> None:
+    ref_channel = tmp_path / "ref.jsonl"
     total = hooks(run(ref_db, ref_channel, game, mode, 0))
     reference = channel_state(ref_channel)
     data = final_log(reference)
     assert check_dice(data)[0] and check_replay(data)[0], (check_dice(data), check_replay(data))
 
     rng = random.Random(f"{game}/{mode}")
-    db, channel = tmp_path / "k.sqlite3", tmp_path / "k.jsonl"
+    channel = tmp_path / "k.jsonl"
     kills: list[int] = []
     left = total
     for _ in range(KILLS):
