@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from PIL import Image, ImageChops, ImageDraw, ImageFont
 
@@ -35,8 +36,13 @@ def wrap(text: str, fnt: ImageFont.FreeTypeFont, width: float) -> list[str]:
     """``text`` on as many lines as it needs to fit ``width`` px: never cut, never "…".
 
     A single word wider than ``width`` is split between characters (a long name in a
-    narrow box), so each line fits.
+    narrow box), so each line fits. Cached: a layout measures, then draws, the same lines.
     """
+    return list(_wrap(text, fnt, width))
+
+
+@lru_cache(maxsize=2048)
+def _wrap(text: str, fnt: ImageFont.FreeTypeFont, width: float) -> tuple[str, ...]:
     lines: list[str] = []
     current = ""
     for word in text.split():
@@ -54,7 +60,7 @@ def wrap(text: str, fnt: ImageFont.FreeTypeFont, width: float) -> list[str]:
             current += ch
     if current:
         lines.append(current)
-    return lines or [""]
+    return tuple(lines) or ("",)
 
 
 def flow(
@@ -177,6 +183,8 @@ def crop(img: Image.Image, bg: tuple[int, int, int], margin: int = 12) -> Image.
         return img
     left, top, right, bottom = (v * scale for v in box)
     pad = margin + scale
+    if left <= pad and top <= pad and right + pad >= img.width and bottom + pad >= img.height:
+        return img  # nothing to cut: spare the copy
     return img.crop(
         (
             max(0, left - pad),
