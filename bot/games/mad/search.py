@@ -626,34 +626,27 @@ class Searcher:
         self.node_budget = node_budget if node_budget is not None else 1 << 62
         self.deadline = None if time_budget is None else time.perf_counter() + time_budget
         self.nodes = 0
+        self.limit = self.node_budget if self.deadline is None else min(self.node_budget, 1024)
+        """The node count at which :meth:`_check` runs next."""
         self.tt: dict[int, tuple[int, int, int, int]] = {}
         self.killers: list[list[int]] = [[-1, -1] for _ in range(MAX_PLY)]
         self.history: tuple[list[int], list[int]] = ([0] * (PASS_CODE + 1), [0] * (PASS_CODE + 1))
 
-    def _tick(self) -> None:
-        self.nodes += 1
+    def _check(self) -> None:
+        """Called when ``nodes`` passes ``limit``: stop when the node budget is spent or
+        the clock is past the deadline, else look at the clock again 1024 nodes later."""
         if self.nodes > self.node_budget:
             raise _Stop
-        if self.deadline is not None and (self.nodes & 1023) == 0:
-            if time.perf_counter() > self.deadline:
-                raise _Stop
-
-    def static(self, side: int, streak: int, winner: int) -> int:
-        s = self.bd.score if side == RED else -self.bd.score
-        if streak >= TB_START:
-            p = TB_PRESSURE[streak]
-            s += p if winner == side else -p
-        return s
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            raise _Stop
+        self.limit = min(self.node_budget, self.nodes + 1024)
 
     def quiesce(
         self, alpha: int, beta: int, ply: int, side: int, streak: int, winner: int, qd: int
     ) -> int:
         self.nodes += 1
-        if self.nodes > self.node_budget:
-            raise _Stop
-        if self.deadline is not None and (self.nodes & 1023) == 0:
-            if time.perf_counter() > self.deadline:
-                raise _Stop
+        if self.nodes > self.limit:
+            self._check()
         bd = self.bd
         stand = bd.score if side == RED else -bd.score
         if streak >= TB_START:
@@ -787,11 +780,8 @@ class Searcher:
         if depth <= 0 and not pos_turn:
             return self.quiesce(alpha, beta, ply, side, streak, winner, QDEPTH)
         self.nodes += 1
-        if self.nodes > self.node_budget:
-            raise _Stop
-        if self.deadline is not None and (self.nodes & 1023) == 0:
-            if time.perf_counter() > self.deadline:
-                raise _Stop
+        if self.nodes > self.limit:
+            self._check()
         t = self.t
         key = bd.h
         if side:
