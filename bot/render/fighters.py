@@ -15,7 +15,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageChops, ImageDraw, ImageFont
 
-from bot.engine.decisions import Decision
+from bot.engine.decisions import Allocation, Decision
 from bot.render.common import HIGHLIGHT, INK, MUTED, PANEL, font, text_on
 
 MIN_TEXT = 28
@@ -92,6 +92,8 @@ class Marks:
     def __init__(self, decision: Decision | None, lang: str) -> None:
         self.zones: dict[object, list[str]] = {}
         self.fighters: dict[str, list[str]] = {}
+        self.subject: str | None = None
+        """The fighter the prompt is for (it picks or acts): outlined on the board."""
         if decision is None:
             return
         for opt in decision.options:
@@ -110,6 +112,12 @@ class Marks:
             for t in getattr(args, "targets", None) or []:
                 if isinstance(t, str):
                     _add(self.fighters.setdefault(t, []), label)
+        if isinstance(decision.ask, Allocation):
+            # Amounts spread over fighters (the dragon's split fire): each named by its label.
+            for q in decision.ask.quantities:
+                _add(self.fighters.setdefault(q.id, []), plain(q.label.get(lang)))
+        subject = getattr(decision.args, "fighter", None)
+        self.subject = subject if isinstance(subject, str) else None
 
     def __bool__(self) -> bool:
         return bool(self.zones or self.fighters)

@@ -119,7 +119,7 @@ def _header(draw: ImageDraw.ImageDraw, view: MAView, lang: str) -> None:
 
 def _badges(view: MAView, marks: Marks) -> dict[int, list[Badge]]:
     last = view.last
-    actor = last.fighter if last else None
+    actor = marks.subject or (last.fighter if last else None)
     targets = set(last.targets) if last else set()
     out: dict[int, list[Badge]] = {}
     for f in view.fighters:
@@ -146,14 +146,15 @@ def _banner_lines(view: MAView, lang: str) -> list[str]:
     return wrap(plain(view.result.get(lang)), font(32, True), W - 80)
 
 
-def _roster_row(draw: ImageDraw.ImageDraw, y: float, view: MAView, f: FighterView) -> None:
+def _roster_row(
+    draw: ImageDraw.ImageDraw, y: float, view: MAView, f: FighterView, actor: str | None
+) -> None:
     """One fighter: colour, name, HP, card in play, trophies, net; greyed once eliminated."""
-    last = view.last
     alive = f.alive
     base = colour(f.colour)
     fill = base if alive else greyed(base)
     ink = INK if alive else GREY
-    if last is not None and f.id == last.fighter:
+    if f.id == actor:
         draw.rounded_rectangle((8, y, W - 8, y + ROW_H - 4), radius=12, outline=HIGHLIGHT, width=4)
     mid = y + ROW_H / 2 - 2
     draw.rounded_rectangle((18, y + 8, 34, y + ROW_H - 12), radius=5, fill=fill)
@@ -194,6 +195,8 @@ def render_arena(view: MAView, lang: str = "en", decision: Decision | None = Non
     ``decision`` (a private prompt) marks its legal zones and fighters with its buttons' labels.
     """
     marks = Marks(decision, lang)
+    # Outlined in gold: the fighter this prompt is for, else the last one to act.
+    actor = marks.subject or (view.last.fighter if view.last else None)
     n = len(view.zones)
     centre = view.centre
     badges = _badges(view, marks)
@@ -255,7 +258,7 @@ def render_arena(view: MAView, lang: str = "en", decision: Decision | None = Non
 
     draw.rectangle((0, roster_y - 6, W, height), fill=(26, 27, 32))
     for k, f in enumerate(alive):
-        _roster_row(draw, roster_y + k * ROW_H, view, f)
+        _roster_row(draw, roster_y + k * ROW_H, view, f, actor)
     y = roster_y + ROW_H * len(alive)
     for k, line in enumerate(out_lines):
         draw.text((20, y + 26 + k * ROW_H), line, font=font(30, True), fill=GREY, anchor="lm")

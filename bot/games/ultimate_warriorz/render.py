@@ -117,7 +117,7 @@ def _zone_title(z: int, lang: str) -> str:
 
 
 def _badges(view: UWView, marks: Marks) -> dict[int, list[Badge]]:
-    actor = view.action.fighter if view.action else None
+    actor = marks.subject or (view.action.fighter if view.action else None)
     out: dict[int, list[Badge]] = {}
     for f in view.fighters:
         if f.alive and f.zone is not None:
@@ -219,10 +219,16 @@ def _dead_lines(view: UWView) -> list[str]:
 
 
 def _cell(
-    draw: ImageDraw.ImageDraw, x: float, y: float, h: float, f: FighterView, view: UWView, lang: str
+    draw: ImageDraw.ImageDraw,
+    x: float,
+    y: float,
+    h: float,
+    f: FighterView,
+    view: UWView,
+    lang: str,
+    actor: str | None,
 ) -> None:
     """One living fighter: name and HP; PP, first-wound token, trophies, charm; card; effects."""
-    actor = view.action.fighter if view.action else None
     draw.rounded_rectangle(
         (x, y, x + CELL_W, y + h - 8),
         radius=12,
@@ -246,11 +252,13 @@ def _cell(
         draw.text((lx, ly), line, font=font(30), fill=INK, anchor="lm")
 
 
-def _roster(draw: ImageDraw.ImageDraw, y: float, view: UWView, lang: str) -> float:
+def _roster(
+    draw: ImageDraw.ImageDraw, y: float, view: UWView, lang: str, actor: str | None
+) -> float:
     for pair in _pairs(view):
         h = max(_cell_h(f, lang) for f in pair)
         for k, f in enumerate(pair):
-            _cell(draw, 12 + k * (CELL_W + 12), y, h, f, view, lang)
+            _cell(draw, 12 + k * (CELL_W + 12), y, h, f, view, lang, actor)
         y += h
     for line in _dead_lines(view):
         draw.text((20, y + LINE_H / 2), line, font=font(30, True), fill=GREY, anchor="lm")
@@ -324,7 +332,9 @@ def render_arena(view: UWView, lang: str = "en", decision: Decision | None = Non
         )
         for k, line in enumerate(foot):
             centred_text(draw, (W / 2, by + 33 + 44 * k), line, 30, HIGHLIGHT, True)
-    _roster(draw, roster_y, view, lang)
+    _roster(
+        draw, roster_y, view, lang, marks.subject or (view.action.fighter if view.action else None)
+    )
     return png_bytes(crop(img, BG))
 
 

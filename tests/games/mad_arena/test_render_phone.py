@@ -11,7 +11,7 @@ import pytest
 from pydantic import BaseModel
 
 from bot.engine import Match, SeatSpec
-from bot.engine.decisions import Decision, Option
+from bot.engine.decisions import Allocation, Decision, Option
 from bot.games.mad_arena.render import BOX_W
 from bot.games.mad_arena.view import MAView
 from bot.render.common import font
@@ -130,3 +130,28 @@ def test_board_text_fits_the_tables_text_block() -> None:
             longest = max(longest, len("\n".join(m.game.board_text(m.view(None), lang))))
         m.apply(m.ai_choice(m.pending()[0]))
     assert 300 < longest <= 1000
+
+
+def test_the_dragons_split_fire_marks_each_fighter_it_may_hit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An allocation over fighters (the dragon's split fire) tags each one with its name,
+    and the dragon, whose prompt it is, is outlined."""
+    m = _match("ultimate-warrior", 7, "dr0")
+    d = None
+    while d is None and not m.over:
+        d = next((x for x in m.pending() if isinstance(x.ask, Allocation)), None)
+        if d is None:
+            m.apply(m.ai_choice(m.pending()[0]))
+    assert d is not None and isinstance(d.ask, Allocation)
+    marks = Marks(d, "fr")
+    assert marks.subject is not None
+    view = m.view(d.seat)
+    with recording(monkeypatch) as marked:
+        m.game.render(view, "fr", d)
+    with recording(monkeypatch) as bare:
+        m.game.render(view, "fr")
+    extra = Counter(t for t, _ in marked) - Counter(t for t, _ in bare)
+    for q in d.ask.quantities:
+        assert marks.fighter(q.id) == [q.label.fr]
+        assert extra[q.label.fr] >= 1
