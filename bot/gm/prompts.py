@@ -1,12 +1,19 @@
 """A decision's legal options as buttons or selects, generic over every game.
 
 Layout rules (Discord: 5 rows of 5 buttons, 25 options per select):
-- options carrying ``Option.group`` form a two-level menu: first the groups
-  (a ship), then that group's options (its destinations) with a Back button;
+- every option is a direct button (one click) whenever they all fit: at most 20,
+  each group on its own row band within 5 rows (issue 11 item 3);
+- else options carrying ``Option.group`` form a two-level menu: first the groups
+  (a ship), then that group's options (its destinations) with a Back button; a
+  group holding one option shows that option itself;
+- a group whose options are all ``danger`` (MAD's tie-break offer) always stays a
+  group button: such an option takes two clicks, never one by mistake;
 - up to 20 entries are buttons (4 rows), keeping the last row for navigation;
   ``Option.row`` bands lay them out (a hex compass: NW NE / W E / SW SE; the
   tie-break offer apart from the moves), else five to a row;
-- more become selects of 25 (up to 4 selects), then pages.
+- more become selects of 25 (up to 4 selects, each saying which labels it holds),
+  then pages; entries with a ``row`` hint and group buttons stay one row of direct
+  buttons above them (Arena!'s attack and "step by step" beside its destinations).
 Labels show ``Option.stats`` (a card's initiative, move, melee...) so the
 player never has to look a card up; their symbols and names are the game's
 own (``GameInfo.stats``). Custom ids carry an option *index*.
@@ -107,21 +114,64 @@ def groups_of(decision: Decision, lang: str) -> list[str]:
     return seen
 
 
+GROUP_BAND = 10
+"""Row keys of the groups' bands in a flat layout (after options without a group)."""
+
+
+def _band(opt: Option, groups: list[str], lang: str) -> int | None:
+    """The row band of an option laid out flat: its own ``row``, else its group's."""
+    if opt.row is not None:
+        return opt.row
+    if opt.group is not None:
+        return GROUP_BAND + groups.index(opt.group.get(lang))
+    return None
+
+
+def _guarded(decision: Decision, lang: str) -> set[str]:
+    """Groups every option of which is ``danger``: they stay behind their group button."""
+    styles: dict[str, set[str]] = {}
+    for opt in decision.options:
+        if opt.group is not None:
+            styles.setdefault(opt.group.get(lang), set()).add(opt.style)
+    return {g for g, st in styles.items() if st == {"danger"}}
+
+
+def flat(decision: Decision, lang: str) -> bool:
+    """Whether every option is shown as a direct button: at most :data:`BUTTONS_MAX`,
+    and the bands (each group, each ``row``) fit in five rows."""
+    if len(decision.options) > BUTTONS_MAX:
+        return False
+    groups = groups_of(decision, lang)
+    bands: dict[int | None, int] = {}
+    for opt in decision.options:
+        key = _band(opt, groups, lang)
+        bands[key] = bands.get(key, 0) + 1
+    return sum(-(-n // 5) for n in bands.values()) <= 5
+
+
 def entries(
     decision: Decision, lang: str, group: int | None, info: GameInfo | None = None
 ) -> list[Entry]:
     groups = groups_of(decision, lang)
     out: list[Entry] = []
     if group is None and groups:
+        direct = flat(decision, lang)
+        guarded = _guarded(decision, lang)
         added: set[str] = set()
+        sizes: dict[str, int] = {}
+        for opt in decision.options:
+            if opt.group is not None:
+                sizes[opt.group.get(lang)] = sizes.get(opt.group.get(lang), 0) + 1
         for i, opt in enumerate(decision.options):
-            if opt.group is None:
-                out.append(_opt_entry(opt, i, lang, info))
-            else:
-                g = opt.group.get(lang)
-                if g not in added:
-                    added.add(g)
-                    out.append(_group_entry(decision, g, groups.index(g), lang))
+            g = opt.group.get(lang) if opt.group is not None else None
+            if g is None or (g not in guarded and (direct or sizes[g] == 1)):
+                e = _opt_entry(opt, i, lang, info)  # direct: flat, or a one-option group
+                if direct:
+                    e.row = _band(opt, groups, lang)
+                out.append(e)
+            elif g not in added:
+                added.add(g)
+                out.append(_group_entry(decision, g, groups.index(g), lang))
         return out
     wanted = groups[group] if group is not None and 0 <= group < len(groups) else None
     for i, opt in enumerate(decision.options):
@@ -227,32 +277,30 @@ def decision_msg(
             content += "\n" + t(lang, "prompt.group", group=groups[group])
     rows: list[Row] = []
     nav: list[Button] = []
+    pinned, listed, page_size = split(items)
+    if pinned:
+        rows.append([_button(mid, version, tag, e) for e in pinned])
     if len(items) <= BUTTONS_MAX:
         for line in button_rows(items, 5 if group is None else 4):
-            rows.append(
-                [
-                    Button(
-                        label=e.label,
-                        custom_id=(ids.Pick if e.kind == "o" else ids.Group)(
-                            mid, version, tag, e.index
-                        ).encode(),
-                        style=e.style,  # type: ignore[arg-type]
-                        emoji=e.emoji,
-                    )
-                    for e in line
-                ]
-            )
+            rows.append([_button(mid, version, tag, e) for e in line])
     else:
-        pages = (len(items) + PAGE - 1) // PAGE
+        pages = (len(listed) + page_size - 1) // page_size
         page = max(0, min(page, pages - 1))
-        chunk = items[page * PAGE : (page + 1) * PAGE]
+        chunk = listed[page * page_size : (page + 1) * page_size]
         for n in range(0, len(chunk), 25):
             part = chunk[n : n + 25]
-            first, last = n + 1 + page * PAGE, n + len(part) + page * PAGE
             rows.append(
                 Select(
                     custom_id=ids.Menu(mid, version, tag, page, n // 25).encode(),
-                    placeholder=t(lang, "prompt.select", first=first, last=last),
+                    placeholder=clip(
+                        t(
+                            lang,
+                            "prompt.select_labels",
+                            first=_plain(part[0].label),
+                            last=_plain(part[-1].label),
+                        ),
+                        150,
+                    ),
                     options=[
                         SelectOption(
                             label=e.label if e.kind == "o" else "▶ " + e.label,
@@ -282,6 +330,32 @@ def decision_msg(
     return Msg(content=clip(content, 2000), rows=rows)
 
 
+def _button(mid: int, version: int, tag: str, e: Entry) -> Button:
+    return Button(
+        label=e.label,
+        custom_id=(ids.Pick if e.kind == "o" else ids.Group)(mid, version, tag, e.index).encode(),
+        style=e.style,  # type: ignore[arg-type]
+        emoji=e.emoji,
+    )
+
+
+def _plain(label: str) -> str:
+    """A label without its stats, to name a select's range (``A3 ⚔ Bob``, not its dice)."""
+    return label.split(" · ")[0]
+
+
+def split(items: list[Entry]) -> tuple[list[Entry], list[Entry], int]:
+    """Entries too many for buttons: the pinned ones (a ``row`` hint, a group) as one row of
+    direct buttons, the others in selects; and how many a page of selects holds."""
+    if len(items) <= BUTTONS_MAX:
+        return [], items, PAGE
+    pinned = [e for e in items if e.row is not None or e.kind == "g"][:5]
+    if not pinned:
+        return [], items, PAGE
+    listed = [e for e in items if e not in pinned]
+    return pinned, listed, 25 * (SELECTS_MAX - 1)
+
+
 def decision_views(
     mid: int, version: int, decision: Decision, langs: tuple[str, ...], info: GameInfo | None
 ) -> list[Msg]:
@@ -293,8 +367,9 @@ def decision_views(
     out: list[Msg] = []
     for lang in langs:
         for group in [None, *range(len(groups_of(decision, lang)))]:
-            count = len(entries(decision, lang, group, info))
-            pages = 1 if count <= BUTTONS_MAX else (count + PAGE - 1) // PAGE
+            items = entries(decision, lang, group, info)
+            _, listed, size = split(items)
+            pages = 1 if len(items) <= BUTTONS_MAX else (len(listed) + size - 1) // size
             out += [
                 decision_msg(mid, version, decision, "", lang, group=group, page=p, info=info)
                 for p in range(pages)

@@ -17,7 +17,7 @@ from bot.engine import Decision
 from bot.games.arena.game import ArenaGame
 from bot.games.mad.game import GAME as MAD
 from bot.gm.msg import Button
-from bot.gm.prompts import decision_msg
+from bot.gm.prompts import decision_msg, groups_of
 from tests.cogs.driver import Driver
 from tests.games.arena.helpers import arrange, play
 from tests.games.mad.helpers import play as mad_play
@@ -96,16 +96,15 @@ async def test_mad_prompt_names_the_side_mentions_typing_and_speaks_one_language
         board = d.round_message().text()
         assert {"fr": "(Rouge)", "en": "(Red)"}[lang] in board
         assert "(red)" not in board
-        # The permutation menu: two clicks, each ship's digits and square.
-        perm = next(c for r in rows for c in r if c["label"] == "Permutation")
-        await d.click(d.users[0], prompt, perm["custom_id"], locale=LOCALE[lang])
-        opened = [c["label"] for c in d.fake.components(d.fake.message(prompt.id))]
+        # Every permutation is a direct button (one click, issue 11 item 3): each ship's
+        # digits and square.
+        perms = [c["label"] for r in rows for c in r if "⇄" in c["label"]]
         exile = {"fr": "exil", "en": "exile"}[lang]
-        assert all(
+        assert len(perms) == 4 and all(
             re.fullmatch(rf"\d{{3}} ([a-f]\d|{exile}) ⇄ \d{{3}} ([a-f]\d|{exile})", lab)
-            for lab in opened[:-1]
-        ), opened
-        assert opened[-1] == {"fr": "Retour", "en": "Back"}[lang]
+            for lab in perms
+        ), perms
+        assert not any(c["label"] == "Permutation" for r in rows for c in r)
     finally:
         await d.stop()
 
@@ -197,19 +196,35 @@ async def test_arena_posture_buttons_show_move_attack_and_defence(
 COMPASS_ROWS = [["↖", "↗"], ["←", "→"], ["↙", "↘"]]
 
 
-def test_arena_direction_buttons_read_like_a_hex_compass() -> None:
+def step_by_step(x: Decision, lang: str) -> int:
+    """The index of Arena!'s "step by step" group (its compass), as the prompt numbers it."""
+    return next(i for i, g in enumerate(groups_of(x, lang)) if g.startswith("👣"))
+
+
+def test_arena_whole_destinations_in_selects_and_the_compass_one_click_away() -> None:
     state = arrange([(0, 0), (3, -3)])
     play(state, 0, "dechainee")
     [x] = ARENA.pending(state)
     msg = decision_msg(1, 0, x, "Ann", "fr", info=ARENA.info)
-    rows = [[b.label for b in row] for row in buttons(msg)]
-    assert rows == [["↖ NO C3", "↗ NE C4"], ["← O D3", "→ E D5"], ["↙ SO E3", "↘ SE E4"]], rows
-    assert "➡️" not in msg.content  # the hex is named once, on the label
-    en = [
-        [b.label for b in row]
-        for row in buttons(decision_msg(1, 0, x, "Ann", "en", info=ARENA.info))
+    # Every destination is one pick in a select that names its range; "step by step"
+    # (to attack on the way) is a direct button above them.
+    assert [[b.label for b in row] for row in buttons(msg)] == [["👣 Pas à pas"]]
+    selects = [r for r in msg.rows if not isinstance(r, list)]
+    assert selects[0].placeholder == "Choisir : A1 … E2"
+    assert [o.label for o in selects[0].options][:4] == [
+        "A1",
+        "A2",
+        "A3",
+        "A3 ⚔ Bob · 🗡️4 · 🛡️4 · 💥1 · ❤️7",
     ]
-    assert en[0] == ["↖ NW C3", "↗ NE C4"] and en[1] == ["← W D3", "→ E D5"]
+    opened = decision_msg(1, 0, x, "Ann", "fr", group=step_by_step(x, "fr"), info=ARENA.info)
+    rows = [[b.label for b in row] for row in buttons(opened)]
+    assert rows[:3] == [["↖ NO C3", "↗ NE C4"], ["← O D3", "→ E D5"], ["↙ SO E3", "↘ SE E4"]]
+    assert rows[3] == ["Retour"]
+    assert "➡️" not in msg.content  # the hex is named once, on the label
+    en = decision_msg(1, 0, x, "Ann", "en", group=step_by_step(x, "en"), info=ARENA.info)
+    en_rows = [[b.label for b in row] for row in buttons(en)]
+    assert en_rows[0] == ["↖ NW C3", "↗ NE C4"] and en_rows[1] == ["← W D3", "→ E D5"]
     assert msg.content.startswith("**Ann** en D4 : encore 4 cases, une attaque possible.")
 
 
@@ -217,21 +232,21 @@ def test_arena_a_blocked_direction_leaves_the_others_in_compass_order() -> None:
     state = arrange([(0, 0), (1, 0), (3, -3)])  # Bob east of Ann
     play(state, 0, "defensive")
     [x] = ARENA.pending(state)
-    rows = [
-        [b.label for b in row]
-        for row in buttons(decision_msg(1, 0, x, "Ann", "fr", info=ARENA.info))
-    ]
+    top = decision_msg(1, 0, x, "Ann", "fr", info=ARENA.info)
+    # Few destinations: all direct buttons, then "step by step", the attack on its own row.
+    rows = [[b.label for b in row] for row in buttons(top)]
+    assert rows[0][:2] == ["C3", "C4"] and rows[-2] == ["👣 Pas à pas"]
+    assert rows[-1] == ["Attaquer Bob en D5 · 🗡️1 · 🛡️4 · 💥1 · ❤️7"]
+    opened = decision_msg(1, 0, x, "Ann", "fr", group=step_by_step(x, "fr"), info=ARENA.info)
+    rows = [[b.label for b in row] for row in buttons(opened)]
     arrows = [[lab.split()[0] for lab in row] for row in rows]
-    # Directions first (E is taken by Bob), then the attack on its own row.
+    # E is taken by Bob: the other directions keep their places.
     assert arrows[0] == ["↖", "↗"] and arrows[1] == ["←"] and arrows[2] == ["↙", "↘"]
-    # Bob en garde by default: 1 attack die (défensive) against his 4 defence dice.
-    assert rows[3] == ["Attaquer Bob en D5 · 🗡️1 · 🛡️4 · 💥1 · ❤️7"]
-    assert len(rows) == 4  # no "end" button: the move is not complete
 
 
 def test_arena_attack_names_the_target_both_dice_and_then_the_remaining_steps() -> None:
     state = arrange([(0, 0), (1, 0), (3, -3)], f1={"posture": "agressive"})
-    play(state, 0, "agressive")
+    play(state, 0, "defensive")
     [x] = ARENA.pending(state)
     msg = decision_msg(1, 0, x, "Ann", "fr", info=ARENA.info)
     attack = next(b for row in buttons(msg) for b in row if b.label.startswith("Attaquer"))

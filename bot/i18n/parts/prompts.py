@@ -8,6 +8,7 @@ EN: dict[str, str] = {
         "One click on the button below gives it back."
     ),
     "absent.take_back": "I'm back: give me my seat",
+    "prompt.select_labels": "Choose: {first} … {last}",
 }
 
 FR: dict[str, str] = {
@@ -16,4 +17,5 @@ FR: dict[str, str] = {
         "Un clic sur le bouton ci-dessous la lui rend."
     ),
     "absent.take_back": "Je suis là : je reprends ma place",
+    "prompt.select_labels": "Choisir : {first} … {last}",
 }
