@@ -270,11 +270,13 @@ def _player_panel(
     h = _player_h(p, lang)
     fill = seat_colour(p.seat)
     turn = view.turn == p.seat
+    own = view.seat == p.seat
+    # Gold: the clan whose turn it is; its own colour: the seat this image is drawn for.
     draw.rounded_rectangle(
         (12, y, W - 12, y + h - 8),
         radius=12,
         fill=PANEL,
-        outline=HIGHLIGHT if turn else None,
+        outline=HIGHLIGHT if turn else (fill if own else None),
         width=4,
     )
     draw.rectangle((12, y + 6, 26, y + h - 14), fill=fill)
@@ -304,8 +306,9 @@ def _room_lines(power: str) -> list[str]:
 def _shelter(draw: ImageDraw.ImageDraw, p: PlayerView, y: float, lang: str) -> float:
     """The seat's rooms (survivors, feeding cost, power, lit while complete) and its objects."""
     shelter = p.shelter.get(lang) if p.shelter else "—"
+    draw.rectangle((12, y + 4, 26, y + LINE - 4), fill=seat_colour(p.seat))
     draw.text(
-        (24, y + LINE / 2),
+        (36, y + LINE / 2),
         _w(f"Votre abri : {shelter}", f"Your shelter: {shelter}", lang),
         font=font(32, True),
         fill=INK,
