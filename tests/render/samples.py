@@ -19,6 +19,9 @@ from bot.engine.decisions import Choice, Decision
 from bot.engine.game import Game
 from bot.engine.registry import discovered_games
 
+LAYOUTS: dict[str, list[dict[str, Any]]] = {"mad": [{"board": "5x5"}]}
+"""Host options that change a picture's layout (MAD's 5x5 board), sampled too."""
+
 MAX_DECISIONS = 4000
 """A sampled match stops there (an AI match of every game ends well before)."""
 
@@ -62,18 +65,26 @@ def _moment(match: Match, game_id: str, label: str) -> list[Sample]:
     return out
 
 
-def play_samples(game: Game[Any, Any], mode: str, players: int, seed: str) -> list[Sample]:
+def play_samples(
+    game: Game[Any, Any],
+    mode: str,
+    players: int,
+    seed: str,
+    options: dict[str, Any] | None = None,
+) -> list[Sample]:
     """Start, middle and end of one seeded AI match of ``game``."""
     gid = game.info.id
     seats = _seats(game, players)
-    match = Match.create(gid, seats, seed, mode, None)
+    match = Match.create(gid, seats, seed, mode, options)
+    if options:
+        mode = mode + "-" + "-".join(str(v) for v in options.values())
     out = _moment(match, gid, f"{mode}-{players}p-start")
     choices: list[Choice] = []
     while not match.over and len(choices) < MAX_DECISIONS:
         choice = match.ai_choice(match.pending()[0])
         match.apply(choice)
         choices.append(choice)
-    half = Match.replay(gid, seats, seed, mode, None, choices[: len(choices) // 2])
+    half = Match.replay(gid, seats, seed, match.mode, options, choices[: len(choices) // 2])
     out += _moment(half, gid, f"{mode}-{players}p-middle")
     out += _moment(match, gid, f"{mode}-{players}p-end")
     return out
@@ -88,4 +99,8 @@ def all_samples() -> tuple[Sample, ...]:
             counts = sorted({min(mode.player_counts), max(mode.player_counts)})
             for n in counts:
                 out += play_samples(game, mode.id, n, f"render-{game.info.id}-{mode.id}-{n}")
+        for options in LAYOUTS.get(game.info.id, []):
+            mode = game.info.modes[0]
+            n = max(mode.player_counts)
+            out += play_samples(game, mode.id, n, f"render-{game.info.id}-layout", options)
     return tuple(out)

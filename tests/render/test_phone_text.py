@@ -32,9 +32,7 @@ MAX_EMPTY = 0.10
 BG_TOLERANCE = 6
 """How far (per channel) a pixel may be from the background colour and count as empty
 (the palette encoding may move a colour by a unit or two)."""
-PENDING: dict[str, str] = {
-    "mad": "MAD board being reworked for phones (render-a)",
-}
+PENDING: dict[str, str] = {}
 """Games whose layouts are still being reworked for phones: expected to fail until they
 land (xfail, not strict). Empty once every game passes."""
 

@@ -682,6 +682,12 @@ class MadGame(Game[MadState, MadView]):
 
         return render_board(view, lang, decision)
 
+    def board_text(self, view: MadView, lang: str = "en") -> list[str]:
+        """The last move, the tie-break counter and an offer: in words next to the image."""
+        from bot.games.mad.render import board_lines
+
+        return board_lines(view, lang)
+
     # --- AI ----------------------------------------------------------------------------
     def ai_choose(
         self, state: MadState, decision: Decision, rnd: random.Random, level: str | None = None

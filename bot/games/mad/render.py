@@ -17,6 +17,8 @@ from __future__ import annotations
 from PIL import ImageDraw
 
 from bot.engine.decisions import Decision
+from bot.games.mad.args import Displacement
+from bot.games.mad.core import board
 from bot.games.mad.view import MadView
 from bot.render.common import (
     BG,
@@ -39,7 +41,7 @@ CYAN = (70, 210, 225)
 GOLD = (245, 196, 40)
 EXPEL = (255, 80, 70)
 
-_SIDE = {0: ("Rouges", "Red"), 1: ("Bleus", "Blue")}
+_SIDE = {0: ("Rouges", "Red", "rouge"), 1: ("Bleus", "Blue", "bleu")}
 
 
 def _sq(name: str, cols: int) -> tuple[int, int]:
@@ -87,13 +89,13 @@ def _ship(
         tip = y + size * 0.92
         d.polygon([(cx, tip), (cx - a, tip - a), (cx + a, tip - a)], fill=(230, 240, 255))
     # The three numbers, upright for both players, with M / A / D above them.
-    fs = int(size * 0.30)
-    ls = max(10, int(size * 0.12))
+    fs = int(size * 0.34)
+    ls = 28
     for i, ch in enumerate(kind):
         px = x + size * (0.22 + 0.28 * i)
-        centred_text(d, (px, y + size * 0.55), ch, fs, (255, 255, 255), True)
+        centred_text(d, (px, y + size * 0.64), ch, fs, (255, 255, 255), True)
         centred_text(
-            d, (px, y + size * 0.30), "MAD"[i], ls, (255, 255, 255) if not dim else (200, 200, 200)
+            d, (px, y + size * 0.32), "MAD"[i], ls, (255, 255, 255) if not dim else (200, 200, 200)
         )
     if ring is not None:
         d.rounded_rectangle(
@@ -112,19 +114,27 @@ def _cross(d: ImageDraw.ImageDraw, x: float, y: float, size: float) -> None:
     d.line((cx + a, cy - a, cx - a, cy + a), fill=(255, 255, 255), width=w)
 
 
-def _fit_text(
+def _tag(
     d: ImageDraw.ImageDraw,
-    xy: tuple[float, float],
+    cx: float,
+    cy: float,
     text: str,
-    size: int,
-    max_w: float,
-    fill: tuple[int, int, int],
-    bold: bool,
+    fill: tuple[int, int, int] = HIGHLIGHT,
+    ink: tuple[int, int, int] = (20, 20, 20),
+    size: int = 30,
 ) -> None:
-    """Left-aligned text, shrunk until it fits ``max_w``."""
-    while size > 12 and d.textlength(text, font=font(size, bold)) > max_w:
-        size -= 1
-    d.text(xy, text, font=font(size, bold), fill=fill, anchor="lm")
+    """``text`` bold on a rounded tag centred at (cx, cy)."""
+    f = font(size, True)
+    w = d.textlength(text, font=f) + 16
+    h = size + 10
+    d.rounded_rectangle(
+        (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2),
+        radius=9,
+        fill=fill,
+        outline=(20, 20, 24),
+        width=2,
+    )
+    d.text((cx, cy), text, font=f, fill=ink, anchor="mm")
 
 
 def _arrow(d: ImageDraw.ImageDraw, path: list[tuple[float, float]], width: int) -> None:
@@ -135,55 +145,79 @@ def _arrow(d: ImageDraw.ImageDraw, path: list[tuple[float, float]], width: int) 
     d.ellipse((a[0] - r, a[1] - r, a[0] + r, a[1] + r), fill=HIGHLIGHT)
 
 
+class Marks:
+    """What a private prompt marks: each displacement's destination square (named as on its
+    buttons, ``111 b6 → b5``) and the ships that can move. Read from the options' typed
+    :class:`Displacement` args; teleports and the tie-break have no square to mark."""
+
+    def __init__(self, view: MadView, decision: Decision | None) -> None:
+        self.squares: set[str] = set()
+        self.ships: set[int] = set()
+        if decision is None:
+            return
+        geometry = board(view.board)
+        for o in decision.options:
+            if isinstance(o.args, Displacement):
+                self.squares.add(geometry.name(o.args.dst))
+                self.ships.add(o.args.ship)
+
+
+LABEL = 44
+"""Width of the row numbers' column and height of the column letters' row."""
+HEADER = 112
+EXILE_GAP = 18
+EXILE_TILE_H = 66
+
+
 def render_board(view: MadView, lang: str = "en", decision: Decision | None = None) -> bytes:
-    """PNG of the board, at most 1024 px wide (readable in a phone preview)."""
+    """PNG of the board, 1024 px wide: every text at 28 px or more (issue 11 item 5).
+
+    The grid, the exile zones beside it and who is to move; the last move, the tie-break
+    counter and an offer are in :func:`board_lines` (the message text)."""
     rows = view.rows
     cols = view.cols
-    cell = 128 if cols == 4 else 116
-    label = 40
-    header = 96
-    footer = 112
+    marks = Marks(view, decision)
+    cell = cell_size(cols)
     board_w = cols * cell
     board_h = rows * cell
     zone_h = (board_h - 16) / 2
-    # Up to 7 exiled ships per side (the 8th is the corvette: the match is over): 3 x 3 slots.
-    slot = int(min(cell * 0.62, (zone_h - 44) / 3 - 8))
-    exile_w = 3 * slot + 4 * 12
-    width = label + board_w + 28 + exile_w + 20
-    height = header + board_h + label + footer
+    ex = LABEL + board_w + EXILE_GAP
+    width = 1024
+    exile_w = width - 14 - ex
+    height = HEADER + board_h + LABEL + 6
     img, d = canvas(width, height, BG)
-    bx, by = label, header
+    bx, by = LABEL, HEADER
 
     last = view.last
     teleported = set(last.teleported) if last else set()
     expelled = set(last.expelled) if last else set()
     ships = view.ships
 
-    # --- header ---------------------------------------------------------------------
-    result = view.result
+    # --- header: the board, the turn, who is to move (or the result) ------------------------
     title = f"MAD {view.board.replace('x', '×')}"
-    d.text((16, 14), title, font=font(30, True), fill=INK)
+    d.text((14, 30), title, font=font(36, True), fill=INK, anchor="lm")
+    turn_txt = _t(lang, f"Tour {view.turn_number}", f"Turn {view.turn_number}")
+    d.text((width - 14, 30), turn_txt, font=font(30), fill=MUTED, anchor="rm")
+    result = view.result
     if result is None:
         side = view.to_move
         msg = (
-            _t(lang, "Tour de positionnement : ", "Positioning turn: ")
-            if view.positioning_turn
-            else ""
+            _t(lang, "Positionnement : ", "Positioning: ") if view.positioning_turn else ""
         ) + _t(lang, f"{_SIDE[side][0]} à jouer", f"{_SIDE[side][1]} to move")
-        d.ellipse((18, 58, 40, 80), fill=SIDE_FILL[side])
-        d.text((50, 69), msg, font=font(24, True), fill=INK, anchor="lm")
+        colour_ = SIDE_FILL[side]
+        ink = INK
     else:
-        w = result.winner
+        side = result.winner
         half = result.half
         msg = _t(
             lang,
-            f"{'Semi-victoire' if half else 'Victoire'} des {_SIDE[w][0].lower()}",
-            f"{_SIDE[w][1]} {'half-' if half else ''}wins",
+            f"{'Semi-victoire' if half else 'Victoire'} des {_SIDE[side][0].lower()}",
+            f"{_SIDE[side][1]} {'half-' if half else ''}wins",
         )
-        d.ellipse((18, 58, 40, 80), fill=SIDE_FILL[w])
-        d.text((50, 69), msg, font=font(24, True), fill=HIGHLIGHT, anchor="lm")
-    turn_txt = _t(lang, f"Tour {view.turn_number}", f"Turn {view.turn_number}")
-    d.text((width - 16, 30), turn_txt, font=font(22), fill=MUTED, anchor="rm")
+        colour_ = SIDE_FILL[side]
+        ink = HIGHLIGHT
+    d.ellipse((16, 66, 48, 98), fill=colour_, outline=(20, 20, 24), width=2)
+    d.text((60, 82), msg, font=font(32, True), fill=ink, anchor="lm")
 
     # --- grid ------------------------------------------------------------------------
     def xy(name: str) -> tuple[float, float]:
@@ -200,11 +234,11 @@ def render_board(view: MadView, lang: str = "en", decision: Decision | None = No
     d.rectangle((bx, by, bx + board_w, by + board_h), outline=(20, 20, 24), width=2)
     for c in range(cols):
         centred_text(
-            d, (bx + c * cell + cell / 2, by + board_h + label / 2), "abcdef"[c], 24, MUTED, True
+            d, (bx + c * cell + cell / 2, by + board_h + LABEL / 2), "abcdef"[c], 30, MUTED, True
         )
     for r in range(rows):
         centred_text(
-            d, (label / 2, by + (rows - 1 - r) * cell + cell / 2), str(r + 1), 24, MUTED, True
+            d, (LABEL / 2, by + (rows - 1 - r) * cell + cell / 2), str(r + 1), 30, MUTED, True
         )
 
     # --- last displacement -------------------------------------------------------------
@@ -217,25 +251,37 @@ def render_board(view: MadView, lang: str = "en", decision: Decision | None = No
             outline=HIGHLIGHT,
             width=3,
         )
+    for name in marks.squares:
+        x, y = xy(name)
+        d.rectangle((x + 3, y + 3, x + cell - 3, y + cell - 3), fill=(96, 86, 40))
     if last and src and dst:
         # Through the free intermediate square of a two-square move: never a diagonal.
         names = [src, *([last.via] if last.via else []), dst]
         path = [(x + cell / 2, y + cell / 2) for x, y in map(xy, names)]
-        _arrow(d, path, 8)
+        _arrow(d, path, 9)
 
     # --- ships on the board --------------------------------------------------------------
-    pad = cell * 0.1
+    pad = cell * 0.08
     for s in ships:
         if s.square is None:
             continue
         x, y = xy(s.square)
-        ring = CYAN if s.id in teleported else None
+        ring = CYAN if s.id in teleported else (HIGHLIGHT if s.id in marks.ships else None)
         if s.square == dst:
             d.rectangle((x + 2, y + 2, x + cell - 2, y + cell - 2), outline=HIGHLIGHT, width=6)
         _ship(d, x + pad, y + pad, cell - 2 * pad, s.side, s.kind, ring=ring)
 
+    # --- a prompt's destinations, named as on their buttons ---------------------------------
+    occupied = {s.square for s in ships if s.square is not None}
+    for name in sorted(marks.squares):
+        x, y = xy(name)
+        d.rectangle((x + 3, y + 3, x + cell - 3, y + cell - 3), outline=HIGHLIGHT, width=5)
+        ty = y + cell * 0.2 if name in occupied else y + cell / 2
+        _tag(d, x + cell / 2, ty, name, size=34)
+
     # --- exile zones ---------------------------------------------------------------------
-    ex = bx + board_w + 28
+    per_row = 3
+    tile_w = (exile_w - (per_row + 1) * 10) / per_row
     for side, zy in ((1, by), (0, by + board_h - zone_h)):
         d.rounded_rectangle(
             (ex, zy, ex + exile_w, zy + zone_h),
@@ -244,78 +290,110 @@ def render_board(view: MadView, lang: str = "en", decision: Decision | None = No
             outline=SIDE_FILL[side],
             width=3,
         )
-        name = _t(lang, f"Exil des {_SIDE[side][0].lower()}", f"{_SIDE[side][1]} exile")
-        centred_text(d, (ex + exile_w / 2, zy + 18), name, 18, INK, True)
+        name = _t(lang, f"Exil {_SIDE[side][2]}", f"{_SIDE[side][1]} exile")
+        centred_text(d, (ex + exile_w / 2, zy + 26), name, 28, INK, True)
         exiled = [s for s in ships if s.side == side and s.square is None]
         for i, s in enumerate(exiled):
-            col, row = i % 3, i // 3
-            sx = ex + 12 + col * (slot + 12)
-            sy = zy + 36 + row * (slot + 8)
-            ring = CYAN if s.id in teleported else None
-            _ship(
+            col, row = i % per_row, i // per_row
+            sx = ex + 10 + col * (tile_w + 10)
+            sy = zy + 52 + row * (EXILE_TILE_H + 10)
+            _exiled(
                 d,
                 sx,
                 sy,
-                slot,
-                side,
+                tile_w,
+                s.side,
                 s.kind,
-                ring=ring,
-                dim=s.id not in expelled and ring is None,
+                teleported=s.id in teleported,
+                expelled=s.id in expelled,
             )
-            if s.id in expelled:
-                d.rounded_rectangle(
-                    (sx - 4, sy - 4, sx + slot + 4, sy + slot + 4),
-                    radius=12,
-                    outline=EXPEL,
-                    width=5,
-                )
-                _cross(d, sx, sy, slot)
         if not exiled:
-            centred_text(d, (ex + exile_w / 2, zy + zone_h / 2), "—", 24, MUTED)
-
-    # --- footer: last turn, expulsions, the tie-break counter ------------------------------------
-    fy = by + board_h + label + 4
-    if last:
-        who = _SIDE[last.side][0 if lang.startswith("fr") else 1]
-        mv = f"{last.kind} {last.text}" if last.kind else last.text
-        txt = _t(lang, f"Dernier coup ({who}) : {mv}", f"Last move ({who}): {mv}")
-        _fit_text(d, (16, fy + 16), txt, 24, width - 32, INK, True)
-    if expelled:
-        kinds = ", ".join(next(s.kind for s in ships if s.id == e) for e in sorted(expelled))
-        _fit_text(
-            d,
-            (16, fy + 50),
-            _t(lang, f"✕ expulsé : {kinds}", f"✕ expelled: {kinds}"),
-            22,
-            width - 32,
-            EXPEL,
-            True,
-        )
-    streak = view.streak
-    limit = view.tiebreak_turns
-    tb = _SIDE[view.tiebreak_winner][0 if lang.startswith("fr") else 1]
-    _fit_text(
-        d,
-        (16, fy + 84),
-        _t(
-            lang,
-            f"Sans expulsion : {streak}/{limit} tours · départage : {tb.lower()}",
-            f"No expulsion for {streak}/{limit} turns · tie-break: {tb.lower()}",
-        ),
-        20,
-        width - 32,
-        MUTED,
-        False,
-    )
-    if view.draw_offer is not None:
-        d.text(
-            (width - 16, fy + 50),
-            _t(lang, "Départage proposé", "Tie-break proposed"),
-            font=font(20, True),
-            fill=HIGHLIGHT,
-            anchor="rm",
-        )
+            centred_text(d, (ex + exile_w / 2, zy + zone_h / 2 + 14), "—", 32, MUTED)
+    # The layout fills the width and ends under the column letters: nothing to crop, and
+    # a square stays where :func:`square_centre` says.
     return png_bytes(img)
 
 
-__all__ = ["render_board", "BG"]
+def cell_size(cols: int) -> int:
+    """A square's side: the widest that leaves the exile zones room on a 1024 px image."""
+    return 150 if cols == 4 else 130
+
+
+def square_centre(view: MadView, name: str) -> tuple[float, float]:
+    """Where the centre of square ``name`` is on the image (tests and marks read it)."""
+    cell = cell_size(view.cols)
+    c, r = _sq(name, view.cols)
+    return LABEL + c * cell + cell / 2, HEADER + (view.rows - 1 - r) * cell + cell / 2
+
+
+def _exiled(
+    d: ImageDraw.ImageDraw,
+    x: float,
+    y: float,
+    w: float,
+    side: int,
+    kind: str,
+    *,
+    teleported: bool,
+    expelled: bool,
+) -> None:
+    """An exiled ship: a flat tile with its three numbers; dimmed unless it just left
+    (expelled: red frame and cross) or just came in by a teleport (cyan frame)."""
+    h = EXILE_TILE_H
+    fill = SIDE_FILL[side]
+    if not (teleported or expelled):
+        fill = tuple(int(c * 0.55 + 30) for c in fill)  # type: ignore[assignment]
+    d.rounded_rectangle((x, y, x + w, y + h), radius=10, fill=fill, outline=(20, 20, 24), width=2)
+    if kind == "111":
+        d.rounded_rectangle((x + 3, y + 3, x + w - 3, y + h - 3), radius=8, outline=GOLD, width=3)
+    centred_text(d, (x + w / 2, y + h / 2), kind, 32, (255, 255, 255), True)
+    if teleported:
+        d.rounded_rectangle((x - 4, y - 4, x + w + 4, y + h + 4), radius=12, outline=CYAN, width=5)
+    if expelled:
+        d.rounded_rectangle((x - 4, y - 4, x + w + 4, y + h + 4), radius=12, outline=EXPEL, width=5)
+        _cross(d, x + w - h * 0.55, y - h * 0.1, h * 0.7)
+
+
+# --- the message text -----------------------------------------------------------------------
+def board_lines(view: MadView, lang: str = "en") -> list[str]:
+    """What the picture leaves to the message text: the last move and what it expelled,
+    the tie-break counter (turns without expulsion, who a tie-break would favour), an
+    offered tie-break, and how the match ended."""
+    fr = lang.startswith("fr")
+    lines: list[str] = []
+    last = view.last
+    ships = {s.id: s for s in view.ships}
+    if last is not None:
+        who = _SIDE[last.side][0 if fr else 1]
+        mv = f"{last.kind} {last.text}" if last.kind else last.text
+        line = _t(lang, f"Dernier coup ({who.lower()}) : {mv}", f"Last move ({who.lower()}): {mv}")
+        if last.bonus:
+            line += _t(lang, " + coup bonus", " + bonus move")
+        if last.expelled:
+            kinds = ", ".join(ships[e].kind for e in sorted(last.expelled))
+            line += _t(lang, f" · ✕ expulsé : {kinds}", f" · ✕ expelled: {kinds}")
+        lines.append(line)
+    tb = _SIDE[view.tiebreak_winner][0 if fr else 1].lower()
+    lines.append(
+        _t(
+            lang,
+            f"Sans expulsion : {view.streak}/{view.tiebreak_turns} tours · départage : {tb}",
+            f"No expulsion for {view.streak}/{view.tiebreak_turns} turns · tie-break: {tb}",
+        )
+    )
+    if view.draw_offer is not None:
+        by = _SIDE[view.draw_offer][0 if fr else 1].lower()
+        lines.append(_t(lang, f"Départage proposé par les {by}", f"Tie-break proposed by {by}"))
+    if view.result is not None:
+        lines.append(view.result.reason.fr if fr else view.result.reason.en)
+    lines.append(
+        _t(
+            lang,
+            "Chaque vaisseau : Mouvement · Attaque · Défense (111 = corvette, cerclée d'or).",
+            "Each ship: Move · Attack · Defence (111 = the corvette, ringed in gold).",
+        )
+    )
+    return lines
+
+
+__all__ = ["render_board", "board_lines", "BG"]

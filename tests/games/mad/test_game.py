@@ -263,6 +263,7 @@ def test_two_square_move_is_drawn_through_its_free_square_never_diagonally() -> 
 
     from PIL import Image
 
+    from bot.games.mad.render import square_centre
     from bot.render.common import HIGHLIGHT
 
     st = state("6x4", "R111@a1 B111@d6 R211@b3 R121@b4")  # b4 taken: b3-c4 goes via c3
@@ -270,8 +271,8 @@ def test_two_square_move_is_drawn_through_its_free_square_never_diagonally() -> 
     v = GAME.view(st, None)
     assert v.last is not None and v.last.via == "c3"
     img = Image.open(BytesIO(GAME.render(v, "fr"))).convert("RGB")
-    # c3's centre on the 6x4 image (40 px labels, 96 px header, 128 px cells).
-    assert img.getpixel((40 + 2 * 128 + 64, 96 + 3 * 128 + 64)) == HIGHLIGHT
+    # The path's yellow line crosses c3's centre.
+    assert img.getpixel(tuple(map(int, square_centre(v, "c3")))) == HIGHLIGHT
     st2 = state("6x4", "R111@a1 B111@d6 R211@b3")
     play(st2, "b3-b5")
     assert GAME.view(st2, None).last == LastView(
