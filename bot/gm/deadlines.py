@@ -140,15 +140,17 @@ class DeadlinesMixin(PlayMixin):
 
     @staticmethod
     def _continuation(match: Match, d: Decision, since: int) -> Decision | None:
-        """The next decision of ``d``'s turn or action, asked since version ``since``: same
-        seat and subject, a turn or in-action step (a new round's pick is a new turn)."""
+        """The next decision of ``d``'s turn: one asked since version ``since`` for the same
+        seat and subject, a turn or in-action step (a new round's pick is a new turn); or
+        one asked with ``d`` for the same seat and of its kind (its other fighters' picks),
+        so one absence costs one expiry, not one per fighter."""
         for x in match.pending():
-            if (
-                x.seat == d.seat
-                and x.subject == d.subject
-                and x.timing in TURN_TIMINGS
-                and match.pending_since.get(x.key, 0) > since
-            ):
+            if x.seat != d.seat or _unseen(x):
+                continue
+            asked = match.pending_since.get(x.key, 0)
+            if x.subject == d.subject and x.timing in TURN_TIMINGS and asked > since:
+                return x
+            if x.timing == d.timing and x.kind == d.kind and asked <= since:
                 return x
         return None
 

@@ -94,3 +94,23 @@ async def test_absence_count_survives_a_restart(driver: Driver) -> None:
     await d.restart()
     live = await d.live(mid)
     assert live.absent == {s: 1}
+
+
+async def test_one_absence_with_several_fighters_is_one_expiry(driver: Driver) -> None:
+    """Team Spirit with two people: each plays two fighters, so two picks per round; an
+    absent player's picks are all made at the first expiry, counted once."""
+    d = driver
+    ann, bob = d.users[:2]
+    mid = await open_match(d, "mad-arena", [ann, bob], mode="mad-arena:team-spirit")
+    live = await d.live(mid)
+    picks = [x for x in live.match.pending() if x.seat == 0]
+    assert len(picks) >= 2 and all(x.timing == "pick" for x in picks)
+    # Bob picks for his fighters by clicks; Ann is away.
+    for x in [x for x in live.match.pending() if x.seat == 1]:
+        await d.answer(bob, x, x.options[0].id)
+    await d.tick(301)
+    live = await d.live(mid)
+    assert not any(x.seat == 0 and x.timing == "pick" for x in live.match.pending())
+    assert live.absent == {0: 1} and not live.match.seats[0].ai
+    texts = [m.text() for m in d.public()]
+    assert sum("Time is up for" in t for t in texts) == 1
