@@ -12,6 +12,10 @@ the exact state of the random generator the engine gives the AI
 (:meth:`Match.ai_rng <bot.engine.match.Match.ai_rng>`) and the seat's level; it
 returns the game's reply, made into a choice here. The answer is the one the
 thread would give, so a seed still gives the same moves.
+
+Workers start from a fork server, as :mod:`multiprocessing` does it: a script run
+by path that drives the game master must keep its entry point under
+``if __name__ == "__main__":`` (``python -m bot`` and every ``bench/`` script do).
 """
 
 from __future__ import annotations
