@@ -281,7 +281,8 @@ def draw_zone(
 
 def draw_badge(draw: ImageDraw.ImageDraw, x: float, y: float, width: float, b: Badge) -> None:
     box = (x, y, x + width, y + BADGE_H)
-    outline = b.outline or (20, 20, 24)
+    dark = 0.299 * b.fill[0] + 0.587 * b.fill[1] + 0.114 * b.fill[2] < 70
+    outline = b.outline or (MUTED if dark else (20, 20, 24))  # a dark fighter stays visible
     thick = 6 if b.outline else 2
     draw.rounded_rectangle(box, radius=12, fill=b.fill, outline=outline, width=thick)
     ink = text_on(b.fill)

@@ -236,7 +236,7 @@ def _cell(
         outline=HIGHLIGHT if f.id == actor else None,
         width=4,
     )
-    draw.rectangle((x, y + 8, x + 12, y + h - 16), fill=_rgb(f.colour))
+    draw.rectangle((x, y + 8, x + 12, y + h - 16), fill=_rgb(f.colour), outline=MUTED)
     top = y + 6 + LINE_H / 2
     draw.text((x + 24, top), f.name, font=font(30, True), fill=INK, anchor="lm")
     own = _stats_own_line(f)
