@@ -46,7 +46,11 @@ import bot.gm.lobby  # noqa: E402
 from bot.engine import Decision  # noqa: E402
 from tests.cogs.driver import Driver  # noqa: E402
 from tests.harness import payloads as P  # noqa: E402
-from tests.harness.fake_discord import FakeInteraction, FakeMessage  # noqa: E402
+from tests.harness.fake_discord import (  # noqa: E402
+    FakeInteraction,
+    FakeMessage,
+    iter_components,
+)
 
 Json = dict[str, Any]
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -95,12 +99,16 @@ class CountingDriver(Driver):
         super().__init__(tmp_path, players=players)
         self.clicks = 0
         self.private_pngs: list[bytes] = []
+        self.calls: list[int] = []
+        """Discord calls each click made (its acknowledgement and answer, and what the
+        channel got from it, delivered in the same handler)."""
 
     async def click(
         self, user: Json, message: FakeMessage, custom_id: str, **kw: Any
     ) -> FakeInteraction:
         self.clicks += 1
         fi = await super().click(user, message, custom_id, **kw)
+        self.calls.append(len(fi.calls))
         for m in self.replies(fi):
             if m.ephemeral:
                 for a in m.attachments:
@@ -125,8 +133,11 @@ def public_channels(d: Driver) -> set[int]:
 
 
 def pings_of(body: Json) -> int:
-    """Users a created message notifies: mentioned in its content and allowed to be."""
-    mentioned = set(MENTION.findall(body.get("content") or ""))
+    """Users a created message notifies: mentioned in its content (or, in a components v2
+    message, its text displays) and allowed to be."""
+    texts = [body.get("content") or ""]
+    texts += [c.get("content") or "" for c in iter_components(body.get("components") or [])]
+    mentioned = set(MENTION.findall("\n".join(texts)))
     allowed = body.get("allowed_mentions")
     if allowed is None:
         return len(mentioned)
@@ -171,6 +182,7 @@ class Result:
     rounds: int
     per_round: dict[int, Tally]
     clicks: list[int]
+    calls: list[int]
     public_sizes: Counter[tuple[int, int]]
     public_png: bytes | None
     private_png: bytes | None
@@ -258,6 +270,7 @@ async def play(setup: Setup, seed: str, tmp: Path) -> Result:
             rounds=rounds,
             per_round=per_round,
             clicks=clicks,
+            calls=list(d.calls),
             public_sizes=sizes,
             public_png=pngs[middle] if pngs else None,
             private_png=private,
@@ -278,8 +291,8 @@ def mean_max(values: list[float], fmt: str = "{:.1f}") -> str:
 
 HEADER = (
     "| game | seats | rounds | decisions | public msgs/round | edits/round | pings/round "
-    "| clicks/decision | image KB/round | public image px |\n"
-    "|---|---|---|---|---|---|---|---|---|---|"
+    "| clicks/decision | Discord calls/click | image KB/round | public image px |\n"
+    "|---|---|---|---|---|---|---|---|---|---|---|"
 )
 
 
@@ -295,6 +308,7 @@ def row(r: Result) -> str:
         f"| {mean_max([t.edits for t in rounds])} "
         f"| {mean_max([t.pings for t in rounds])} "
         f"| {mean_max([float(c) for c in r.clicks], '{:.2f}')} "
+        f"| {mean_max([float(c) for c in r.calls], '{:.2f}')} "
         f"| {mean_max([t.png_bytes / 1024 for t in rounds], '{:.0f}')} "
         f"| {sizes or '–'} |"
     )

@@ -173,7 +173,7 @@ class PostingMixin(Base):
         plan = Plan(shadow, outs=list(before or []))
         if shadow.batch_round is None:
             shadow.batch_round = label
-        elif label != shadow.batch_round and (shadow.batch or shadow.table_open):
+        elif label != shadow.batch_round and shadow.table_open:
             await self._close_period(plan)  # the round moved on before these events
             shadow.batch_round = label
         shadow.batch.extend(events)
@@ -183,7 +183,7 @@ class PostingMixin(Base):
             shadow.deadlines.clear()
         elif not any(match.seats[d.seat].ai for d in match.pending()):
             await self._table_outs(plan, post=True)
-        elif match.round_label() != shadow.batch_round:
+        elif match.round_label() != shadow.batch_round and shadow.table_open:
             # AI seats play on into the next round: the finished round gets its summary.
             await self._close_period(plan)
         return plan
@@ -209,8 +209,9 @@ class PostingMixin(Base):
 
     async def _close_period(self, plan: Plan) -> None:
         """The period's table becomes its summary (final image, complete public log, no
-        button); a period that had no table message gets its summary posted, if it has
-        anything to tell."""
+        button). Events of a stretch with no table message (the setup, AI seats playing
+        into a new round) open the next table's log instead; only the match's end, with
+        no table at all, posts them as a summary of their own."""
         live = plan.shadow
         match = live.match
         assert match is not None
@@ -245,7 +246,7 @@ class PostingMixin(Base):
         match = live.match
         assert match is not None
         label = match.round_label()
-        if live.batch_round != label and (live.batch or live.table_open):
+        if live.batch_round != label and live.table_open:
             await self._close_period(plan)
         live.batch_round = label
         if live.pinged_round != label:
