@@ -32,6 +32,12 @@ def plain(text: str) -> str:
     return " ".join(kept.split())
 
 
+def md_escape(text: str) -> str:
+    """A player's name made inert in Discord's markdown (``*``, ``_``, ``~``, ``|``, `` ` ``,
+    ``>``), so the message beside the image reads it as written."""
+    return "".join("\\" + ch if ch in "*_~|`>\\" else ch for ch in text)
+
+
 def wrap(text: str, fnt: ImageFont.FreeTypeFont, width: float) -> list[str]:
     """``text`` on as many lines as it needs to fit ``width`` px: never cut, never "…".
 

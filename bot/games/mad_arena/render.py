@@ -38,6 +38,7 @@ from bot.render.fighters import (
     crop,
     draw_zone,
     flow,
+    md_escape,
     plain,
     ring_layout,
     wrap,
@@ -270,7 +271,8 @@ def board_lines(view: MAView, lang: str = "en") -> list[str]:
     who eliminated whom, and the legend of the symbols."""
     lines: list[str] = []
     for f in view.fighters:
-        who = f.player if view.mode == "ultimate-warrior" else f"{f.player}, {_team(f, lang)}"
+        player = md_escape(f.player)
+        who = player if view.mode == "ultimate-warrior" else f"{player}, {_team(f, lang)}"
         parts = [f"**{f.name}** ({who})"]
         if f.alive:
             parts.append(f"♥{f.hp}/{f.max_hp}")

@@ -35,7 +35,7 @@ from bot.render.common import (
     seat_colour,
     text_on,
 )
-from bot.render.fighters import Marks, crop, draw_tags, flow, tags_height, wrap
+from bot.render.fighters import Marks, crop, draw_tags, flow, md_escape, tags_height, wrap
 
 W = 1024
 GAP = 26
@@ -443,7 +443,9 @@ def board_lines(view: MSView, lang: str = "en") -> list[str]:
                 + (" ✓" if o.used else "")
                 for o in p.active
             )
-            clans.append(f"**{p.name}** · " + _w("objets : ", "objects: ", lang) + (objs or "—"))
+            clans.append(
+                f"**{md_escape(p.name)}** · " + _w("objets : ", "objects: ", lang) + (objs or "—")
+            )
         if effects is False or len("\n".join(lines + clans)) <= TEXT_MAX:
             break
     return lines + clans

@@ -40,6 +40,7 @@ from bot.render.fighters import (
     crop,
     draw_zone,
     flow,
+    md_escape,
     plain,
     ring_layout,
     wrap,
@@ -347,7 +348,9 @@ def board_lines(view: UWView, lang: str = "en") -> list[str]:
     teams = len(view.teams) > 1 and view.mode != "tribal-rumble"
     lines: list[str] = []
     for f in view.fighters:
-        who = f.player + (", " + w("team", lang, t="ABCDEFGH"[f.team % 8]) if teams else "")
+        who = md_escape(f.player) + (
+            ", " + w("team", lang, t="ABCDEFGH"[f.team % 8]) if teams else ""
+        )
         parts = [f"**{f.name}** ({who}) " + (f"♥{f.hp}" if f.alive else "☠"), f"{f.pp} PP"]
         tokens = ("③ " if f.first_wound else "") + ("✿" if f.charm else "")
         if tokens:
