@@ -165,6 +165,7 @@ def _place(
     pv: PlaceView,
     lang: str,
     marks: Marks,
+    movable: set[tuple[int, str, int]],
 ) -> None:
     labels = marks.zone(pv.id)
     hot = view.arrival_place == pv.id
@@ -188,6 +189,8 @@ def _place(
         hx = x0 + 12 + HERO_W / 2 + (k % per_row) * (HERO_W + 2)
         hy = y + HERO_ROW / 2 + (k // per_row) * HERO_ROW
         _hero(draw, hx, hy, hv.seat, hv.value, hv.standing)
+        if not hv.standing and (hv.seat, pv.id, hv.value) in movable:
+            draw.ellipse((hx - 31, hy - 23, hx + 31, hy + 23), outline=HIGHLIGHT, width=4)
     y += HERO_ROW * _hero_rows(pv) + 10
     draw_tags(draw, x0 + 10, y, CELL_W - 20, labels)
 
@@ -219,7 +222,28 @@ def _rows(view: MSView, lang: str, marks: Marks) -> list[int]:
     return row_h
 
 
-def _board(draw: ImageDraw.ImageDraw, top: float, view: MSView, lang: str, marks: Marks) -> float:
+def _movable(view: MSView, decision: Decision | None) -> set[tuple[int, str, int]]:
+    """The heroes a move prompt's options stand up, as (seat, place, value): ringed in gold."""
+    if decision is None:
+        return set()
+    p = next((p for p in view.players if p.seat == decision.seat), None)
+    out: set[tuple[int, str, int]] = set()
+    for opt in decision.options:
+        hero = getattr(opt.args, "hero", None)
+        if p is not None and isinstance(hero, int) and 0 <= hero < len(p.heroes):
+            h = p.heroes[hero]
+            out.add((p.seat, h.place, h.value))
+    return out
+
+
+def _board(
+    draw: ImageDraw.ImageDraw,
+    top: float,
+    view: MSView,
+    lang: str,
+    marks: Marks,
+    movable: set[tuple[int, str, int]],
+) -> float:
     """The places on the grid; returns the y below it."""
     places = {pv.id: pv for pv in view.places}
     row_h = _rows(view, lang, marks)
@@ -239,7 +263,7 @@ def _board(draw: ImageDraw.ImageDraw, top: float, view: MSView, lang: str, marks
         )
     for pid, pv in places.items():
         x0, y0, _, _ = box(pid)
-        _place(draw, x0, y0, row_h[GRID[pid][1]], view, pv, lang, marks)
+        _place(draw, x0, y0, row_h[GRID[pid][1]], view, pv, lang, marks, movable)
     _centre(draw, xs[1], ys[1], row_h[1], view, lang)
     return ys[2] + row_h[2]
 
@@ -390,7 +414,8 @@ def _shelter_h(p: PlayerView, lang: str) -> int:
 def render_view(view: MSView, lang: str = "en", decision: Decision | None = None) -> bytes:
     """PNG of the board (every hero lying or standing), each clan, and the seat's shelter.
 
-    ``decision`` (a private prompt) marks the places its options move a hero to.
+    ``decision`` (a private prompt) marks the places its options move a hero to, and rings
+    the heroes it may stand up.
     """
     marks = Marks(decision, lang)
     me = next((p for p in view.players if p.seat == view.seat), None)
@@ -399,7 +424,7 @@ def render_view(view: MSView, lang: str = "en", decision: Decision | None = None
     if me is not None:
         height += 16 + _shelter_h(me, lang)
     img, draw = canvas(W, height + 12)
-    y = _board(draw, 12, view, lang, marks) + 20
+    y = _board(draw, 12, view, lang, marks, _movable(view, decision)) + 20
     for p in view.players:
         y = _player_panel(draw, view, p, y, lang)
     if me is not None:

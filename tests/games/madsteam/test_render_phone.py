@@ -12,7 +12,7 @@ from pydantic import BaseModel
 
 from bot.engine import Match, SeatSpec
 from bot.engine.decisions import Decision
-from bot.games.madsteam.render import CELL_W
+from bot.games.madsteam.render import CELL_W, _movable
 from bot.render.fighters import plain, tag_lines
 from tests.support.drawn_text import phone_problems, recording
 
@@ -59,6 +59,11 @@ def test_a_move_prompt_marks_each_place_with_its_buttons_labels(
         m.game.render(view, "fr")
     extra = Counter(t for t, _ in marked) - Counter(t for t, _ in bare)
     assert d.options
+    # The heroes its options stand up are ringed: each a lying hero of the prompted clan.
+    ringed = _movable(view, d)  # type: ignore[arg-type]
+    own = {(h.place, h.value) for h in view.players[d.seat].heroes if not h.standing}  # type: ignore[attr-defined]
+    assert ringed and {(s, p, v) for s, p, v in ringed if s == d.seat} == ringed
+    assert {(p, v) for _, p, v in ringed} <= own
     for opt in d.options:
         for line in tag_lines([plain(opt.label.fr)], CELL_W - 20)[0]:
             assert extra[line] >= 1, (line, opt.label.fr)
