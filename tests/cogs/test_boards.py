@@ -1,13 +1,18 @@
-"""A new round board retires the previous one's "Make your choice" button."""
+"""A new round's table supersedes the previous one, which becomes its round's summary."""
 
 from __future__ import annotations
 
-import logging
-
 import pytest
 
+from bot.engine.registry import get_game
 from tests.cogs.driver import Driver
 from tests.cogs.test_flow import lobby_with, open_prompt
+
+
+@pytest.fixture(autouse=True)
+def rounds_that_change(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fixture game labels every round 0; here each pick round is its own round."""
+    monkeypatch.setattr(type(get_game("test-pick")), "round_label", lambda self, s: s.round)
 
 
 async def play_round(d: Driver, picks: list[tuple[dict, str]]) -> None:
@@ -16,54 +21,47 @@ async def play_round(d: Driver, picks: list[tuple[dict, str]]) -> None:
         await d.press(user, prompt, label)
 
 
-async def test_superseded_board_loses_its_button_and_a_deleted_one_is_ignored(
+async def test_superseded_table_becomes_a_summary_and_a_deleted_one_is_ignored(
     driver: Driver,
 ) -> None:
     d = driver
     ann, bob = d.users[:2]
     await lobby_with(d, [ann, bob])
-    board1 = d.round_message()
+    table1 = d.round_message()
     await play_round(d, [(ann, "2"), (bob, "1")])
-    board2 = d.round_message()
-    assert board2.id != board1.id
-    old = d.fake.message(board1.id)
-    assert d.fake.components(old) == [], "the superseded board offers no button"
-    assert old.embeds, "its text and image stay"
-    # Only the components are sent: the board's text and image are not touched.
-    [retire] = [
-        c
-        for c in d.fake.calls_to("PATCH", rf"/messages/{board1.id}$")
-        if c.json.get("components") == [] and "embeds" not in c.json
-    ]
-    assert retire.statuses == [200]
-    assert d.fake.find_button(board2, label="Make your choice")
-    # Someone deleted the round-2 board: retiring it answers 404 10008, which is fine.
+    table2 = d.round_message()
+    assert table2.id != table1.id
+    old = d.fake.message(table1.id)
+    assert d.fake.components(old) == [], "the summary offers no button"
+    assert "round 1" in old.text() and "waiting" not in old.text(), old.text()
+    assert d.fake.find_button(table2, label="Make your choice")
+    # Someone deleted the round-2 table: its summary edit answers 404 10008, which is fine.
     await play_round(d, [(ann, "3")])
-    d.fake.fail_next("PATCH", rf"^/channels/\d+/messages/{board2.id}$", 404, code=10008)
+    d.fake.fail_next("PATCH", rf"^/channels/\d+/messages/{table2.id}$", 404, code=10008)
     await play_round(d, [(bob, "2")])
-    board3 = d.round_message()
-    assert board3.id not in (board1.id, board2.id)
+    table3 = d.round_message()
+    assert table3.id not in (table1.id, table2.id)
     assert (await d.live(1)).match.version == 4
-    assert [c.statuses for c in d.fake.calls_to("PATCH", rf"/messages/{board2.id}$")][-1] == [404]
+    assert [c.statuses for c in d.fake.calls_to("PATCH", rf"/messages/{table2.id}$")][-1] == [404]
 
 
-async def test_rate_limited_retirement_is_logged_not_raised(
-    driver: Driver, caplog: pytest.LogCaptureFixture
-) -> None:
+async def test_a_rate_limited_summary_waits_and_nothing_overtakes_it(driver: Driver) -> None:
+    """Discord too busy for the summary edit (429 after discord.py's retries): it stays in
+    the outbox, the next table waits behind it, and the timer tick delivers both."""
     d = driver
     ann, bob = d.users[:2]
     await lobby_with(d, [ann, bob])
-    board1 = d.round_message()
+    table1 = d.round_message()
     await play_round(d, [(ann, "2")])
-    # Every attempt answers 429: discord.py retries, then gives up with HTTPException.
     d.fake.fail_next(
-        "PATCH", rf"^/channels/\d+/messages/{board1.id}$", 429, retry_after=1.0, times=5
+        "PATCH", rf"^/channels/\d+/messages/{table1.id}$", 429, retry_after=1.0, times=5
     )
-    with caplog.at_level(logging.WARNING, logger="cogs.publisher"):
-        await play_round(d, [(bob, "1")])
-    assert any("could not retire" in r.getMessage() for r in caplog.records)
-    board2 = d.round_message()
-    assert board2.id != board1.id and (await d.live(1)).match.version == 2
-    # The old button stayed, and a click on it still gets a fresh prompt privately.
-    fi = await d.press(ann, d.fake.message(board1.id), "Make your choice")
+    await play_round(d, [(bob, "1")])
+    assert d.round_message().id == table1.id  # still the live table, its button working
+    assert (await d.live(1)).match.version == 2
+    fi = await d.press(ann, d.fake.message(table1.id), "Make your choice")
     assert all(r.ephemeral for r in d.replies(fi)) and d.fake.components(d.replies(fi)[-1])
+    await d.tick(5)
+    table2 = d.round_message()
+    assert table2.id != table1.id
+    assert d.fake.components(d.fake.message(table1.id)) == []
