@@ -115,13 +115,23 @@ class PlayMixin(ApplyMixin):
             )
         return out
 
-    async def hand(self, mid: int, actor: Actor) -> Reply:
-        """The clicking user's private prompts for everything awaited from them."""
+    async def hand(self, mid: int, actor: Actor, *, take_back: bool = True) -> Reply:
+        """The clicking user's private prompts for everything awaited from them.
+
+        A click (the round board's button, the absence notice's) also gives back a seat the
+        AI took for absence; ``take_back`` False (``/arena hand``, a reading) does not."""
         async with self.lock(mid):
             live = await self._get(mid)
-            return await self._hand(live, actor)
+            return await self._hand(live, actor, take_back=take_back)
 
-    async def _hand(self, live: Live | None, actor: Actor, intro: str | None = None) -> Reply:
+    async def _hand(
+        self,
+        live: Live | None,
+        actor: Actor,
+        intro: str | None = None,
+        *,
+        take_back: bool = False,
+    ) -> Reply:
         lang = actor.lang
         if live is None:
             return Reply.say(t(lang, "err.no_match"))
@@ -131,7 +141,7 @@ class PlayMixin(ApplyMixin):
             return Reply.say(t(lang, "err.not_your_seat"))
         seats = self._seats_of(live, actor.user_id)
         away = [i for i in seats if i in live.away and live.match.seats[i].ai]
-        if away:
+        if away and take_back:
             await self._take_back(live, actor, away)
             if live.match is None:
                 return Reply.say(t(lang, "err.no_match"))

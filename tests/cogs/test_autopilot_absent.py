@@ -73,6 +73,9 @@ async def test_second_expiry_autopilot_then_one_click_back(driver: Driver) -> No
     fi = await d.press(bob, d.fake.message(notices[0].id), "I'm back: give me my seat")
     live = await d.live(mid)
     assert live.match.seats[s].ai
+    # /arena hand only reads: her seat stays with the AI.
+    await d.slash(ann, "hand")
+    assert (await d.live(mid)).match.seats[s].ai
     # One click: Ann is back, her seat is hers again.
     fi = await d.press(ann, d.fake.message(notices[0].id), "I'm back: give me my seat")
     live = await d.live(mid)

@@ -8,7 +8,7 @@ EN: dict[str, str] = {
     "lobby.seat_level": "AI level {level}",
     "lobby.seat_focus": "Set {seat}",
     "lobby.seat_pick": "Set a seat (host): AI level, choices…",
-    "lobby.mine_pick": "Your seat: {what}…",
+    "lobby.mine_pick": "Choose for your seat: {what}",
     "err.seat_taken": "{value} is already taken by {who}.",
 }
 
@@ -18,6 +18,6 @@ FR: dict[str, str] = {
     "lobby.seat_level": "niveau de l'IA {level}",
     "lobby.seat_focus": "Régler {seat}",
     "lobby.seat_pick": "Régler une place (hôte) : niveau de l'IA, choix…",
-    "lobby.mine_pick": "Votre place : {what}…",
+    "lobby.mine_pick": "Choisir pour votre place : {what}",
     "err.seat_taken": "{value} est déjà pris par {who}.",
 }
