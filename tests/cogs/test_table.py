@@ -208,3 +208,29 @@ async def test_table_edits_are_delivered_after_a_restart(driver: Driver) -> None
     assert await d.bot.store.outbox(mid) == []
     after = d.fake.message(table.id).text()
     assert after != before and "has chosen" in after
+
+
+async def test_the_podium_offers_a_rematch_with_the_same_seats(driver: Driver) -> None:
+    """Issue 11.9: the podium's Rematch opens a lobby with the same players and options;
+    a spectator is told that only the players can ask for it."""
+    d = driver
+    ann, bob = d.users[:2]
+    mid = await open_and_fill(d, "test-pick", [ann, bob])
+    await d.play_out(mid, random.Random(3))
+    podium = d.public()[-1]
+    assert "is over" in podium.text()
+    assert f"<@{ann['id']}>" in podium.text()  # the podium names the players
+    fi = await d.press(d.spectator, podium, "Rematch")
+    assert "Only the players" in d.reply_text(fi)
+    fi = await d.press(bob, podium, "Rematch")
+    assert "Lobby #" in d.reply_text(fi)
+    lobby = d.lobby()
+    assert lobby.id != podium.id
+    text = lobby.text()
+    assert f"<@{ann['id']}>" in text and f"<@{bob['id']}>" in text
+    assert d.bot is not None
+    new = await d.bot.store.get(mid + 1, snapshot=False)
+    assert new is not None and new.status == "lobby" and new.host_id == int(bob["id"])
+    assert [s.user_id for s in new.seats] == [int(bob["id"]), int(ann["id"])]
+    await d.press(bob, d.fake.message(lobby.id), "Start")
+    assert d.round_message().id != podium.id
