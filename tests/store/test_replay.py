@@ -14,8 +14,30 @@ from tests.store.helpers import FIXTURE, game_cases, new_live, norm, play, step
 
 @pytest.mark.parametrize(("game_id", "mode"), game_cases())
 async def test_finished_match_log_replays_to_snapshot(
-    store: Store, game_id: str, mode: str
+    sqlite_path: Path, game_id: str, mode: str
 ) -> None:
+    """Every mode of every game, on SQLite."""
+    store = await Store.open(sqlite_path)
+    try:
+        await replays_to_snapshot(store, game_id, mode)
+    finally:
+        await store.close()
+
+
+@pytest.mark.parametrize(("game_id", "mode"), [(FIXTURE, "default"), ("mad-arena", None)])
+async def test_finished_match_log_replays_to_snapshot_on_postgres(
+    pg_url: str, game_id: str, mode: str | None
+) -> None:
+    """The same on PostgreSQL, for two games: the replay itself does not depend on the
+    backend, what is stored and read back does (Mad Arena has the largest snapshots)."""
+    store = await Store.open(pg_url)
+    try:
+        await replays_to_snapshot(store, game_id, mode)
+    finally:
+        await store.close()
+
+
+async def replays_to_snapshot(store: Store, game_id: str, mode: str | None) -> None:
     match_id, match = await new_live(store, game_id, mode=mode, seed=f"replay-{game_id}")
     made = await play(store, match_id, match, ai_seconds=1.5)
     record = await store.get(match_id)
