@@ -39,6 +39,7 @@ from bot.engine.decisions import Allocation, Decision, Many, One, Order
 from bot.engine.errors import EngineError, IllegalDecision
 from bot.engine.events import AnyEvent
 from bot.engine.game import Game, View
+from bot.engine.randomplay import random_choice
 from bot.engine.registry import discovered_games, get_game
 
 PLAYOUTS = 1
@@ -111,26 +112,6 @@ def _fork(m: Match) -> Match:
     return Match(
         m.game, m.mode, m.options, m.seats, m.dice, m.state, m.version, dict(m.pending_since)
     )
-
-
-def _random_choice(d: Decision, rnd: random.Random) -> Choice | None:
-    """A random answer the engine's checks accept (None: no random allocation found)."""
-    ids = [o.id for o in d.options]
-    ask = d.ask
-    if isinstance(ask, One):
-        return Choice(seat=d.seat, key=d.key, option=rnd.choice(ids))
-    if isinstance(ask, Many):
-        hi = min(len(ids), len(ids) if ask.max is None else ask.max)
-        return Choice(seat=d.seat, key=d.key, options=rnd.sample(ids, rnd.randint(ask.min, hi)))
-    if isinstance(ask, Order):
-        rnd.shuffle(ids)
-        return Choice(seat=d.seat, key=d.key, options=ids)
-    assert isinstance(ask, Allocation)
-    for _ in range(50):
-        amounts = {q.id: rnd.randint(q.min, q.max) for q in ask.quantities}
-        if allocation_ok(ask, amounts):
-            return Choice(seat=d.seat, key=d.key, amounts=amounts)
-    return None
 
 
 def _bad_choices(d: Decision, seats: int) -> list[Choice]:
@@ -260,7 +241,7 @@ def _check_secrets_stay_secret(m: Match, rnd: random.Random) -> None:
             Choice(seat=d.seat, key=d.key, option=oid) for oid in rnd.sample(ids, min(2, len(ids)))
         ]
     else:
-        tries = [_random_choice(d, rnd) for _ in range(2)]
+        tries = [random_choice(d, rnd) for _ in range(2)]
     seen: dict[int | None, set[str]] = {}
     for choice in tries:
         if choice is None:
@@ -297,7 +278,7 @@ def _check_private_events(m: Match, events: list[AnyEvent]) -> None:
 
 def _answer(m: Match, d: Decision, rnd: random.Random) -> list[AnyEvent]:
     """Apply a random answer; an allocation the game refuses falls back to its AI's."""
-    choice = _random_choice(d, rnd)
+    choice = random_choice(d, rnd)
     if choice is not None:
         if not isinstance(d.ask, Allocation):
             return m.apply(choice)
