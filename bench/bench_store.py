@@ -284,7 +284,10 @@ def main(argv: list[str] | None = None) -> int:
     print("| Backend | Commit | p50 ms | p99 ms | max ms | store lock held per commit |")
     print("|---|---|---:|---:|---:|---:|")
     for batch, f in figures:
-        how = "one batch, one hop" if batch else "statement by statement (before)"
+        if f.backend.startswith("postgres"):
+            how = "one transaction, a round trip per statement"
+        else:
+            how = "one batch, one hop" if batch else "statement by statement (before)"
         lock = f"{f.lock_ms:.2f} ms" if f.lock_ms is not None else "none (the server locks the row)"
         print(
             f"| {f.backend.replace('sqlite', 'SQLite').replace('postgres', 'PostgreSQL')} | {how} | {f.p50_ms:.2f} "
