@@ -24,6 +24,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
@@ -64,7 +65,7 @@ class Tally:
         return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-def levels(game: Game[object, object]) -> list[str]:
+def levels(game: Game[Any, Any]) -> list[str]:
     """The game's level ids from weakest to strongest."""
     declared = [lv.id for lv in game.info.ai_levels]
     return sorted(declared, key=lambda lv: (STRENGTH.get(lv, 99), declared.index(lv)))
@@ -77,7 +78,7 @@ def pairings(ids: list[str]) -> list[tuple[str, str]]:
     return out
 
 
-def play(game: Game[object, object], tested: str, other: str, index: int, tally: Tally) -> None:
+def play(game: Game[Any, Any], tested: str, other: str, index: int, tally: Tally) -> None:
     """One seeded match; adds the tested seat's points and its AI decision times to ``tally``."""
     mode = game.info.modes[0]
     n = min(mode.player_counts)
@@ -117,7 +118,7 @@ def play(game: Game[object, object], tested: str, other: str, index: int, tally:
     tally.points += share * (0.75 if outcome.half else 1.0)
 
 
-def run(game: Game[object, object], tested: str, other: str, matches: int, seconds: float) -> Tally:
+def run(game: Game[Any, Any], tested: str, other: str, matches: int, seconds: float) -> Tally:
     tally = Tally()
     started = time.monotonic()
     for index in range(matches):
@@ -127,7 +128,7 @@ def run(game: Game[object, object], tested: str, other: str, matches: int, secon
     return tally
 
 
-def row(game: Game[object, object], tested: str, other: str, tally: Tally) -> str:
+def row(game: Game[Any, Any], tested: str, other: str, tally: Tally) -> str:
     low, high = tally.interval()
     n = min(game.info.modes[0].player_counts)
     ms = [1000 * t for t in tally.times] or [0.0]
