@@ -346,6 +346,8 @@ class Arena(commands.Cog):
         elif isinstance(c, ids.LobbyButton):
             value = values[0] if values else None
             coro = self.gm.lobby_action(c.mid, c.action, actor, value)
+        elif isinstance(c, ids.Resume):
+            coro = self.gm.resume(c.mid, c.ver, actor)
         elif isinstance(c, ids.Hand):
             coro = self.gm.hand(c.mid, actor)
         else:

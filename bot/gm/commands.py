@@ -52,7 +52,7 @@ class CommandsMixin(PlayMixin):
         rec = await self._here(channel_id, actor.user_id)
         if rec is None:
             return Reply.say(t(actor.lang, "err.no_match_here"))
-        return await self.hand(rec.id, actor, take_back=False)  # reading changes nothing
+        return await self.hand(rec.id, actor)
 
     async def cancel_here(self, channel_id: int, actor: Actor) -> Reply:
         rec = await self._here(channel_id, actor.user_id)

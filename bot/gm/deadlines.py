@@ -15,7 +15,7 @@ import logging
 from bot.engine import Decision, IllegalDecision, StaleDecision
 from bot.engine.match import Match
 from bot.gm.apply import CommitFailed
-from bot.gm.ids import Hand
+from bot.gm.ids import Resume
 from bot.gm.live import Live
 from bot.gm.msg import Button, Msg
 from bot.gm.play import PlayMixin
@@ -189,7 +189,7 @@ class DeadlinesMixin(PlayMixin):
         outs: list[Out] = []
         if live.absent[seat] >= AWAY_AFTER:
             live.absent[seat] = 0
-            live.away.add(seat)
+            live.away[seat] = match.version
             seats = list(match.seats)
             seats[seat] = seats[seat].model_copy(update={"ai": True})
             await self.store.set_seats(live.mid, seats)
@@ -201,7 +201,7 @@ class DeadlinesMixin(PlayMixin):
                     [
                         Button(
                             t(lang, "absent.take_back"),
-                            Hand(live.mid, match.version).encode(),
+                            Resume(live.mid, match.version).encode(),
                             "primary",
                             emoji="🙋",
                         )

@@ -110,6 +110,14 @@ class Hand(ComponentId):
 
 
 @dataclass(frozen=True)
+class Resume(Hand):
+    """The absence notice's "I'm back": the seat the AI took for absence goes back to its
+    player (``ver``: the version the seat went away at; any other is refused)."""
+
+    ACTION: ClassVar[str] = "resume"
+
+
+@dataclass(frozen=True)
 class Tagged(ComponentId):
     """A component of the prompt for one decision (``tag``: :func:`key_tag` of its key)."""
 
@@ -315,7 +323,8 @@ class DraftMenu(Draft):
 
 
 _KINDS: dict[str, type[ComponentId]] = {
-    c.ACTION: c for c in (Hand, Back, Pick, Group, Page, Menu, DraftBack, DraftConfirm, DraftToggle)
+    c.ACTION: c
+    for c in (Hand, Resume, Back, Pick, Group, Page, Menu, DraftBack, DraftConfirm, DraftToggle)
 }
 _KINDS.update({DraftAmount.ACTION: DraftAmount, DraftMenu.ACTION: DraftMenu})
 DRAFT_ACTIONS = ("dopt", "damt", "dback", "dok", "dsel")

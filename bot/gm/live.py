@@ -65,8 +65,9 @@ class Live:
     its commit (private, best effort: a restart loses them, the board's button does not)."""
     absent: dict[int, int] = field(default_factory=dict)
     """Expired deadlines per human seat (the second puts it on autopilot, issue 11.6)."""
-    away: set[int] = field(default_factory=set)
-    """Seats put on autopilot for absence: their player takes them back in one click."""
+    away: dict[int, int] = field(default_factory=dict)
+    """Seats put on autopilot for absence, with the version they went away at: the notice's
+    button (:class:`bot.gm.ids.Resume` of that version) gives the seat back in one click."""
 
     # --- what players see between posts: stored with every commit (``public_state``) ----
     def public_state(self) -> dict[str, Any]:
@@ -80,7 +81,7 @@ class Live:
             "pinged": sorted(self.pinged),
             "pinged_round": self.pinged_round,
             "absent": {str(seat): n for seat, n in sorted(self.absent.items())},
-            "away": sorted(self.away),
+            "away": {str(seat): v for seat, v in sorted(self.away.items())},
         }
 
     def restore_public(self, data: dict[str, Any]) -> None:
@@ -92,7 +93,7 @@ class Live:
         self.pinged = {int(s) for s in data.get("pinged", [])}
         self.pinged_round = data.get("pinged_round")
         self.absent = {int(seat): int(n) for seat, n in (data.get("absent") or {}).items()}
-        self.away = {int(seat) for seat in data.get("away") or []}
+        self.away = {int(seat): int(v) for seat, v in (data.get("away") or {}).items()}
 
     def shadow(self) -> Live:
         """A copy whose public state can change without touching this one (a commit's
@@ -104,7 +105,7 @@ class Live:
             pinged=set(self.pinged),
             deadlines=dict(self.deadlines),
             absent=dict(self.absent),
-            away=set(self.away),
+            away=dict(self.away),
             to_dm=[],
         )
 

@@ -115,23 +115,28 @@ class PlayMixin(ApplyMixin):
             )
         return out
 
-    async def hand(self, mid: int, actor: Actor, *, take_back: bool = True) -> Reply:
-        """The clicking user's private prompts for everything awaited from them.
-
-        A click (the round board's button, the absence notice's) also gives back a seat the
-        AI took for absence; ``take_back`` False (``/arena hand``, a reading) does not."""
+    async def hand(self, mid: int, actor: Actor) -> Reply:
+        """The clicking user's private prompts for everything awaited from them."""
         async with self.lock(mid):
             live = await self._get(mid)
-            return await self._hand(live, actor, take_back=take_back)
+            return await self._hand(live, actor)
 
-    async def _hand(
-        self,
-        live: Live | None,
-        actor: Actor,
-        intro: str | None = None,
-        *,
-        take_back: bool = False,
-    ) -> Reply:
+    async def resume(self, mid: int, ver: int, actor: Actor) -> Reply:
+        """The absence notice's button: the clicking player's seats the AI took for absence
+        at version ``ver`` are theirs again, then their prompts. Anyone else's click, or an
+        id of another version, changes nothing."""
+        async with self.lock(mid):
+            live = await self._get(mid)
+            if live is None or live.match is None:
+                return await self._hand(live, actor)
+            mine = self._seats_of(live, actor.user_id)
+            back = [i for i in mine if live.away.get(i) == ver and live.match.seats[i].ai]
+            if not back:
+                return await self._hand(live, actor)
+            await self._take_back(live, actor, back)
+            return await self._hand(live, actor, intro=t(actor.lang, "autopilot.off"))
+
+    async def _hand(self, live: Live | None, actor: Actor, intro: str | None = None) -> Reply:
         lang = actor.lang
         if live is None:
             return Reply.say(t(lang, "err.no_match"))
@@ -140,12 +145,6 @@ class PlayMixin(ApplyMixin):
         if not self._seats_of(live, actor.user_id):
             return Reply.say(t(lang, "err.not_your_seat"))
         seats = self._seats_of(live, actor.user_id)
-        away = [i for i in seats if i in live.away and live.match.seats[i].ai]
-        if away and take_back:
-            await self._take_back(live, actor, away)
-            if live.match is None:
-                return Reply.say(t(lang, "err.no_match"))
-            intro = t(lang, "autopilot.off")
         if any(live.match.seats[i].ai for i in seats) and not self._mine(live, actor.user_id):
             return Reply(private=await self._boards(live, seats, lang, t(lang, "err.autopilot")))
         mine = self._mine(live, actor.user_id)
@@ -161,14 +160,14 @@ class PlayMixin(ApplyMixin):
         return Reply(private=out)
 
     async def _take_back(self, live: Live, actor: Actor, seats: list[int]) -> None:
-        """Seats put on autopilot for absence, given back to their player at their first
-        click (the notice's button or the round board's), with one public line."""
+        """Seats put on autopilot for absence, given back to their player (the notice's
+        button), with one public line."""
         match = live.match
         assert match is not None
         new = list(match.seats)
         for i in seats:
             new[i] = new[i].model_copy(update={"ai": False})
-            live.away.discard(i)
+            live.away.pop(i, None)
             live.absent.pop(i, None)
         await self.store.set_seats(live.mid, new)
         match.seats = new
