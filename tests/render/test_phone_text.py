@@ -79,14 +79,15 @@ def spy(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[], Drawn]]:
 
     real_resize = Image.Image.resize
 
+    import bot.render.common as common
+
     def resize(self: Image.Image, size: Any, *args: Any, **kw: Any) -> Image.Image:
-        if self.width:
+        # The PNG encoder's palette sample is not the picture being scaled.
+        if self.width and sys._getframe(1).f_code is not common.palette_of.__code__:
             current.scale *= size[0] / self.width
         return real_resize(self, size, *args, **kw)
 
     monkeypatch.setattr(Image.Image, "resize", resize)
-
-    import bot.render.common as common
 
     real_fit = common.fit_text
 

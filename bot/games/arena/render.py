@@ -12,8 +12,9 @@ buttons' labels (the hex names) on a yellow tag, and its attack targets a ⚔ ba
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
-from PIL import ImageDraw
+from PIL import Image, ImageDraw
 
 from bot.engine.decisions import Decision
 from bot.games.arena.args import Attack, Move, Step
@@ -32,7 +33,6 @@ from bot.render.common import (
     canvas,
     centred_text,
     colour,
-    crop_to_content,
     font,
     greyed,
     png_bytes,
@@ -45,6 +45,9 @@ SQ3 = math.sqrt(3)
 HEADER = 92
 BOARD_X = WIDTH // 2
 BOARD_Y = HEADER + 10 + int(SIZE * 4.5 + SIZE)
+BOARD_BOTTOM = BOARD_Y + int(SIZE * 4.5 + SIZE)
+BANNER_H = 64
+"""The picture ends under the rosette (and the winner's banner): no empty band to crop."""
 HEX_FILL = (62, 66, 78)
 HEX_EDGE = (95, 100, 115)
 BLOCKED_FILL = (40, 40, 44)
@@ -145,24 +148,23 @@ class Marks:
 def render_board(view: ArenaView, lang: str = "en", decision: Decision | None = None) -> bytes:
     fr = lang.startswith("fr")
     marks = Marks(decision)
-    img, draw = canvas(WIDTH, BOARD_Y + int(SIZE * 5.5) + 110, BG)
+    height = BOARD_BOTTOM + 12 + (BANNER_H + 12 if view.finished else 0)
+    img = _base(tuple((h.q, h.r) for h in view.hexes), tuple(view.corners), height).copy()
+    draw = ImageDraw.Draw(img)
     fighters = view.fighters
     last = view.last
 
     _round_track(draw, view)
 
+    # The empty rosette comes drawn; blocked hexes and a prompt's destinations are redrawn.
     corners = set(view.corners)
     blocked = {f.pos for f in fighters if f.out}
     occupied = {f.pos for f in fighters}
-    for h in view.hexes:
-        at = (h.q, h.r)
+    for at in sorted(blocked | marks.hexes):
         cx, cy = centre(*at)
-        fill = BLOCKED_FILL if at in blocked else (MARK_FILL if at in marks.hexes else HEX_FILL)
+        fill = BLOCKED_FILL if at in blocked else MARK_FILL
         edge = HIGHLIGHT if at in marks.hexes else HEX_EDGE
-        draw.polygon(_hex_points(cx, cy, SIZE - 2), fill=fill, outline=edge, width=3)
-        if at in corners:
-            r = SIZE * 0.82
-            draw.ellipse((cx - r, cy - r, cx + r, cy + r), outline=START_RING, width=2)
+        _hex(draw, cx, cy, fill, edge, at in corners)
 
     paths: set[Hex] = set()
     if last and len(last.path) > 1:
@@ -203,10 +205,35 @@ def render_board(view: ArenaView, lang: str = "en", decision: Decision | None = 
             draw, centre(*atk.at), centre(*fighters[atk.defender].pos), DANGER if atk.hit else INK
         )
 
-    bottom = BOARD_Y + SIZE * 4.5 + SIZE + 8
     if view.finished:
-        _winner(draw, view, fr, bottom + 12)
-    return png_bytes(crop_to_content(img, BG, margin=12))
+        _winner(draw, view, fr, BOARD_BOTTOM + 12)
+    return png_bytes(img)
+
+
+def _hex(
+    draw: ImageDraw.ImageDraw,
+    cx: float,
+    cy: float,
+    fill: tuple[int, int, int],
+    edge: tuple[int, int, int],
+    corner: bool,
+) -> None:
+    draw.polygon(_hex_points(cx, cy, SIZE - 2), fill=fill, outline=edge, width=3)
+    if corner:
+        r = SIZE * 0.82
+        draw.ellipse((cx - r, cy - r, cx + r, cy + r), outline=START_RING, width=2)
+
+
+@lru_cache(maxsize=8)
+def _base(hexes: tuple[Hex, ...], corners: tuple[Hex, ...], height: int) -> Image.Image:
+    """The empty rosette (hexes, edges, starting circles) at ``height``, drawn once: every
+    picture starts from a copy (rendering is most of the bot's CPU, issue 16 item 3)."""
+    img, draw = canvas(WIDTH, height, BG)
+    starts = set(corners)
+    for at in hexes:
+        cx, cy = centre(*at)
+        _hex(draw, cx, cy, HEX_FILL, HEX_EDGE, at in starts)
+    return img
 
 
 def _tag(
@@ -368,7 +395,7 @@ def _winner(draw: ImageDraw.ImageDraw, view: ArenaView, fr: bool, y: float) -> N
     w = draw.textlength(text, font=f) + (90 if winner is not None else 40)
     x0 = (WIDTH - w) / 2
     draw.rounded_rectangle(
-        (x0, y, x0 + w, y + 64), radius=12, fill=HIGHLIGHT if winner is not None else DANGER
+        (x0, y, x0 + w, y + BANNER_H), radius=12, fill=HIGHLIGHT if winner is not None else DANGER
     )
     x = x0 + 20
     if winner is not None:
