@@ -1,18 +1,32 @@
 """Madsteam's AI, reading only the seat's typed view and the decision.
 
-``hard`` weighs each move by what the shelter needs (denrées for the next
-feeding, ammo to hunt, resources for repairs and comfort), hunts for the most
-food, repairs, resolves the best event and climbs comfort; ``easy`` moves at
-random among legal moves and answers every other question the plain way.
+Three levels (issue 14): ``easy`` moves at random among legal moves and answers
+every other question the plain way; ``medium`` weighs each move by what the
+shelter needs (denrées for the next feeding, ammo to hunt, resources for repairs
+and comfort), plans the order of its heroes' moves, hunts for the most food,
+repairs, resolves the best event, climbs every comfort step and recruits only
+into occupied rooms; ``hard`` plays as ``medium`` and also recruits by the
+score (survivors count only up to comfort: it opens the rooms its kept cans can
+feed and, in the last round, recruits up to the comfort it can still reach) and
+climbs comfort only while it is below the survivors it may still have, keeping
+wood, metal and chips for repairs and events. Any other level id plays ``hard``.
 """
 
 from __future__ import annotations
 
 import random
 
-from bot.engine.decisions import Allocation, Decision, Many
+from bot.engine.decisions import Allocation, Decision, Many, Option
 from bot.engine.game import Reply
-from bot.games.madsteam.args import Hunt, KeepObject, Move, PayRecruits, PlaceHeroes, Resolve
+from bot.games.madsteam.args import (
+    Comfort,
+    Hunt,
+    KeepObject,
+    Move,
+    PayRecruits,
+    PlaceHeroes,
+    Resolve,
+)
 from bot.games.madsteam.rules import distances
 from bot.games.madsteam.view import MSView, PlaceView, PlayerView, RoomView
 
@@ -47,9 +61,17 @@ def _fill(ask: Allocation, order: list[str], total: int | None = None) -> dict[s
     return amounts
 
 
-def choose(view: MSView, d: Decision, rnd: random.Random, level: str = "hard") -> Reply:
+EASY = "easy"
+MEDIUM = "medium"
+HARD = "hard"
+LEVELS = (EASY, MEDIUM, HARD)
+"""Level ids, weakest first; any other id (none stored so far) plays ``hard``."""
+
+
+def choose(view: MSView, d: Decision, rnd: random.Random, level: str = HARD) -> Reply:
     me = view.players[d.seat]
-    hard = level != "easy"
+    hard = level != EASY
+    strong = level not in (EASY, MEDIUM)
     kind = d.kind
     ask = d.ask
     if kind == "shelter":
@@ -96,8 +118,12 @@ def choose(view: MSView, d: Decision, rnd: random.Random, level: str = "hard") -
         return d.options[-1].id
     if kind == "comfort":
         assert isinstance(ask, Many)
+        if strong:
+            return _comfort(view, me, d)
         return [o.id for o in d.options]
     if isinstance(ask, Allocation):
+        if strong and d.kind == "recruit":
+            return _recruit(view, me, ask)
         return _allocate(view, me, d, ask, hard)
     return d.options[0].id
 
@@ -291,6 +317,70 @@ def _allocate(
             amounts["search"] = min(s.max, value - len(take))
         return amounts
     return _fill(ask, [])
+
+
+def _comfort(view: MSView, me: PlayerView, d: Decision) -> list[str]:
+    """Amélioration du Confort for ``hard``: comfort only counts up to the survivors, so it
+    climbs while the gauge is below the survivors it may still have (a few more each round
+    left), keeping the rest of the wood, metal and chips for repairs and events."""
+    target = me.survivors + 3 * (view.rounds - view.round) + 1
+    picked: list[str] = []
+    comfort = me.comfort
+
+    def stock(o: Option) -> int:
+        return me.resources.get(o.args.resource, 0) if isinstance(o.args, Comfort) else 0
+
+    for o in sorted(d.options, key=lambda o: -stock(o)):
+        if comfort >= target:
+            break
+        picked.append(o.id)
+        comfort += 2
+    return picked
+
+
+def _comfort_reach(me: PlayerView) -> int:
+    """The comfort gauge after this round's step 5 if every affordable step is bought."""
+    steps = sum(1 for r in ("wood", "metal", "chips") if me.resources[r] >= 2)
+    return me.comfort + 2 * steps
+
+
+def _recruit(view: MSView, me: PlayerView, ask: Allocation) -> dict[str, int]:
+    """Recrutement for ``hard``: survivors score only up to the comfort gauge, so in the
+    last round it recruits up to the comfort it can still reach; earlier it fills occupied
+    rooms first (no extra feeding), then opens the rooms whose food cost is low for the
+    seats they hold, while the cans kept cover that cost at the next feeding."""
+    t = ask.totals[0].max or 0
+    last = view.round == view.rounds
+    limit = t
+    if last:
+        limit = min(limit, max(0, _comfort_reach(me) - me.survivors))
+    price = view.recruit_price
+    amounts = {q.id: 0 for q in ask.quantities}
+    occupied = [q.id for q in ask.quantities if _room(me, q.id).survivors > 0]
+    occupied.sort(key=lambda qid: _room(me, qid).slots - _room(me, qid).survivors)
+    empty = [q.id for q in ask.quantities if _room(me, q.id).survivors == 0]
+    empty.sort(key=lambda qid: _room(me, qid).cost / _room(me, qid).slots)
+    r = me.resources
+    perish = r["food"] + max(0, r["water"] - 1)
+    kept = r["cans"] + min(1, r["water"])
+    spent = 0
+    extra_cost = 0
+    for qid in occupied + empty:
+        q = ask.quantity(qid)
+        assert q is not None
+        add = min(q.max, limit)
+        if add <= 0:
+            break
+        if qid in empty and not last:
+            cost = _room(me, qid).cost
+            kept_after = kept - max(0, (spent + add) * price - perish)
+            if cost > 0 and (add < 2 or kept_after < me.feed_cost + extra_cost + cost):
+                continue
+            extra_cost += cost
+        amounts[qid] = add
+        limit -= add
+        spent += add
+    return amounts
 
 
 def _room(me: PlayerView, qid: str) -> RoomView:

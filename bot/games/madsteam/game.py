@@ -90,14 +90,26 @@ class Madsteam(Game[MSState, MSView]):
                 id="hard",
                 names=Text(fr="Difficile", en="Hard"),
                 summary=Text(
-                    fr="Planifie la nourriture, chasse, répare et résout les événements.",
-                    en="Plans food, hunts, repairs and resolves events.",
+                    fr="Planifie ses héros, la nourriture, le recrutement jusqu'au confort, "
+                    "les réparations et les événements.",
+                    en="Plans its heroes, food, recruiting up to its comfort, repairs and events.",
+                ),
+            ),
+            LevelInfo(
+                id="medium",
+                names=Text(fr="Moyen", en="Medium"),
+                summary=Text(
+                    fr="Pèse chaque coup selon les besoins de l'abri, recrute prudemment.",
+                    en="Weighs each move by the shelter's needs, recruits cautiously.",
                 ),
             ),
             LevelInfo(
                 id="easy",
                 names=Text(fr="Facile", en="Easy"),
-                summary=Text(fr="Joue au plus simple.", en="Plays the simple way."),
+                summary=Text(
+                    fr="Déplace ses héros au hasard, répond au reste au plus simple.",
+                    en="Moves its heroes at random, answers the rest the simple way.",
+                ),
             ),
         ],
     )
