@@ -19,6 +19,7 @@ from pydantic import BaseModel
 
 from bot.engine.decisions import Allocation, Decision, Many
 from bot.engine.game import Reply
+from bot.games.ultimate_warriorz import ai_plan
 from bot.games.ultimate_warriorz.args import (
     Attack,
     CharmFlip,
@@ -36,7 +37,10 @@ from bot.games.ultimate_warriorz.args import (
 from bot.games.ultimate_warriorz.view import CardView, FighterView, UWView
 
 EASY = "easy"
+MEDIUM = "medium"
 HARD = "hard"
+LEVELS = (EASY, MEDIUM, HARD)
+"""Level ids, weakest first; any other id plays ``hard``."""
 
 
 def choose(
@@ -63,9 +67,14 @@ def choose(
     if level == EASY:
         return rnd.choice(decision.options).id
     me = _me(view, decision)
+    strong = level != MEDIUM
     if decision.kind == "pick" and me is not None:
+        if strong and me.zone is not None:
+            return _pick_hard(view, me, decision, rnd)
         return _pick(view, me, decision, rnd)
     if decision.kind == "action" and me is not None:
+        if strong:
+            return _act_hard(view, me, decision, rnd)
         return _act(view, me, decision, rnd)
     if decision.kind == "draft":
         return rnd.choice([o.id for o in decision.options if isinstance(o.args, Lot)])
@@ -187,6 +196,67 @@ def _act(view: UWView, me: FighterView, decision: Decision, rnd: random.Random) 
             score += 2.0 + (1.0 if not t.acted else 0.0)
         elif isinstance(a, Move) and action is not None:
             score += _zone_value(view, me, a.zone, action.obligations)
+        if best is None or score > best[0]:
+            best = (score, o.id)
+    assert best is not None
+    return best[1]
+
+
+def _pick_hard(view: UWView, me: FighterView, decision: Decision, rnd: random.Random) -> str:
+    hand = {c.id: c for c in me.hand or []}
+    scored = []
+    for o in decision.options:
+        if isinstance(o.args, PickCard) and o.args.card in hand:
+            score = ai_plan.card_score(view, me, hand[o.args.card]) + rnd.random() * 0.2
+            scored.append((score, o.id))
+    return max(scored)[1] if scored else decision.options[0].id
+
+
+def _distance(view: UWView, me: FighterView, t: FighterView) -> int:
+    if me.zone is None or t.zone is None:
+        return 1
+    return view.distances[f"{me.zone}-{t.zone}"]
+
+
+def _act_hard(view: UWView, me: FighterView, decision: Decision, rnd: random.Random) -> str:
+    """Walk the planned path until an owed attack is best made from here, then make the
+    attack worth most (ai_plan)."""
+    action = view.action
+    attacks = [
+        o for o in decision.options if isinstance(o.args, Attack | Keg | DoubleShot | GiveSkull)
+    ]
+    if action is not None and action.moves_left > 0 and me.zone is not None:
+        path, now = ai_plan.plan(view, me, action)
+        if not (now and attacks) and len(path) > 1:
+            for o in decision.options:
+                if isinstance(o.args, Move) and o.args.zone == path[1]:
+                    return o.id
+    best: tuple[float, str] | None = None
+    for o in decision.options:
+        a = o.args
+        score = rnd.random() * 0.05
+        if isinstance(a, Attack):
+            t = _fighter(view, a.target)
+            dice = o.stats.get("dice", 2)
+            n = 3.5 if isinstance(dice, str) else float(dice)
+            score += 1.0 + ai_plan.attack_value(view, me, t, n, _distance(view, me, t))
+        elif isinstance(a, Keg):
+            hit = [f for f in view.fighters if f.alive and f.zone == a.zone and f.id != me.id]
+            d = view.distances[f"{me.zone}-{a.zone}"] if me.zone is not None else 1
+            score += 1.0 + sum(ai_plan.attack_value(view, me, t, 3, d) for t in hit)
+        elif isinstance(a, DoubleShot):
+            dice = o.stats.get("dice", 2)
+            n = float(dice) if not isinstance(dice, str) else 2.0
+            score += 1.0 + sum(
+                ai_plan.attack_value(view, me, t, n, _distance(view, me, t))
+                for t in (_fighter(view, tid) for tid in a.targets)
+            )
+        elif isinstance(a, GiveSkull):
+            t = _fighter(view, a.target)
+            score += 2.0 + (1.0 if not t.acted else 0.0) + 0.1 * t.pp
+        elif isinstance(a, Move) and action is not None:
+            score += _zone_value(view, me, a.zone, action.obligations)
+            score -= ai_plan.danger(view, me, a.zone)
         if best is None or score > best[0]:
             best = (score, o.id)
     assert best is not None

@@ -13,7 +13,7 @@ from bot.engine.seating import ChoiceValue, SeatChoice
 from bot.engine.text import Text
 from bot.engine.vocabulary import LevelInfo, StatInfo
 from bot.games.ultimate_warriorz import rules
-from bot.games.ultimate_warriorz.ai import EASY, HARD, StrikeSlot, choose
+from bot.games.ultimate_warriorz.ai import EASY, HARD, MEDIUM, StrikeSlot, choose
 from bot.games.ultimate_warriorz.args import RollRef
 from bot.games.ultimate_warriorz.cards import FIGHTERS, NAMES, SPECIAL_EFFECTS, SPECIAL_NAMES
 from bot.games.ultimate_warriorz.modes import (
@@ -199,7 +199,17 @@ class UltimateWarriorz(Game[UWState, UWView]):
         ai_levels=[
             LevelInfo(
                 id=HARD,
-                names=Text(fr="Coriace", en="Hard"),
+                names=Text(fr="Difficile", en="Hard"),
+                summary=Text(
+                    fr="Choisit sa carte selon le terrain, planifie son chemin avant de frapper, "
+                    "court après les PP et les éliminations qui comptent.",
+                    en="Picks its card for the board, plans its path before striking, "
+                    "chases PP and the eliminations that count.",
+                ),
+            ),
+            LevelInfo(
+                id=MEDIUM,
+                names=Text(fr="Moyen", en="Medium"),
                 summary=Text(
                     fr="Vise les premières blessures, garde ses bottes pour le bon moment.",
                     en="Goes for first wounds, keeps its specials for the right moment.",

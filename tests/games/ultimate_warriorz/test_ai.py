@@ -23,7 +23,7 @@ def _bench():  # type: ignore[no-untyped-def]
 
 def test_levels_are_declared_hard_first() -> None:
     info = get_game("ultimate-warriorz").info
-    assert [lv.id for lv in info.ai_levels] == ["hard", "easy"]
+    assert [lv.id for lv in info.ai_levels] == ["hard", "medium", "easy"]
 
 
 def test_hard_beats_random_legal_players() -> None:
@@ -46,7 +46,7 @@ def test_hard_attacks_an_opponent_rather_than_a_teammate() -> None:
 
 
 def test_both_levels_finish_team_matches() -> None:
-    for level in ("easy", "hard"):
+    for level in ("easy", "medium", "hard"):
         seats = [SeatSpec(name=f"P{i}", ai=True, ai_level=level) for i in range(2)]
         m = Match.create("ultimate-warriorz", seats, f"ai-{level}", "team-spirit", {"config": "4"})
         steps = 0
