@@ -7,8 +7,10 @@ images look the same on every machine.
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
+from typing import Any, TypeVar, cast
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -41,6 +43,25 @@ COLOURS: dict[str, tuple[int, int, int]] = {
     "black": (40, 40, 40),
 }
 SEAT_COLOURS = ["red", "blue", "green", "yellow", "violet", "orange", "cyan", "pink"]
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+_CLEARS: list[Callable[[], None]] = []
+
+
+def drawing_cache(fn: F) -> F:
+    """Keep what ``fn`` draws (a ship tile, an empty board) by its arguments: most of a
+    picture is the same pieces drawn again, and drawing is most of the bot's CPU (issue
+    16 item 3). ``fn`` must be pure and its result never mutated (paste or copy it)."""
+    cached = lru_cache(maxsize=256)(fn)
+    _CLEARS.append(cached.cache_clear)
+    return cast(F, cached)
+
+
+def clear_drawing_caches() -> None:
+    """Forget every cached piece, so the next picture draws (and measures) everything."""
+    for clear in _CLEARS:
+        clear()
 
 
 @lru_cache(maxsize=64)

@@ -101,8 +101,11 @@ def spy(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[], Drawn]]:
             monkeypatch.setattr(module, "fit_text", fit_text)
 
     def take() -> Drawn:
+        """What was drawn since the last call; the next picture draws every piece anew
+        (cached pieces are drawn, hence measured, again)."""
         nonlocal current
         done, current = current, Drawn()
+        common.clear_drawing_caches()
         return done
 
     take()

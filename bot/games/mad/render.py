@@ -14,7 +14,7 @@ the tie-break counter and who would win a tie-break are the rules' numbers.
 
 from __future__ import annotations
 
-from PIL import ImageDraw
+from PIL import Image, ImageDraw
 
 from bot.engine.decisions import Decision
 from bot.games.mad.args import Displacement
@@ -28,6 +28,7 @@ from bot.render.common import (
     PANEL,
     canvas,
     centred_text,
+    drawing_cache,
     font,
     png_bytes,
 )
@@ -53,7 +54,37 @@ def _t(lang: str, fr: str, en: str) -> str:
     return fr if lang.startswith("fr") else en
 
 
+TILE_MARGIN = 8
+"""Room around a ship tile for its outer ring."""
+
+
 def _ship(
+    img: Image.Image,
+    x: float,
+    y: float,
+    size: float,
+    side: int,
+    kind: str,
+    *,
+    ring: tuple[int, int, int] | None = None,
+    dim: bool = False,
+) -> None:
+    """One ship tile pasted at (x, y) top-left (drawn once per look: see :func:`_ship_tile`)."""
+    tile = _ship_tile(int(size), side, kind, ring, dim)
+    img.paste(tile, (int(x) - TILE_MARGIN, int(y) - TILE_MARGIN), tile)
+
+
+@drawing_cache
+def _ship_tile(
+    size: int, side: int, kind: str, ring: tuple[int, int, int] | None, dim: bool
+) -> Image.Image:
+    m = TILE_MARGIN
+    tile = Image.new("RGBA", (size + 2 * m, size + 2 * m), (0, 0, 0, 0))
+    _draw_ship(ImageDraw.Draw(tile), m, m, size, side, kind, ring=ring, dim=dim)
+    return tile
+
+
+def _draw_ship(
     d: ImageDraw.ImageDraw,
     x: float,
     y: float,
@@ -269,7 +300,7 @@ def render_board(view: MadView, lang: str = "en", decision: Decision | None = No
         ring = CYAN if s.id in teleported else (HIGHLIGHT if s.id in marks.ships else None)
         if s.square == dst:
             d.rectangle((x + 2, y + 2, x + cell - 2, y + cell - 2), outline=HIGHLIGHT, width=6)
-        _ship(d, x + pad, y + pad, cell - 2 * pad, s.side, s.kind, ring=ring)
+        _ship(img, x + pad, y + pad, cell - 2 * pad, s.side, s.kind, ring=ring)
 
     # --- a prompt's destinations, named as on their buttons ---------------------------------
     occupied = {s.square for s in ships if s.square is not None}
