@@ -1,0 +1,653 @@
+"""Load benchmark of the real bot through the offline Discord harness (issue 16 item 6).
+
+Usage (from the repository root)::
+
+    python bench/bench_load.py                          # 1,000 live, 100 active, 60 s
+    python bench/bench_load.py --live 60 --active 10 --seconds 10   # a smoke run
+
+What runs is the bot as deployed, minus the network: :class:`bot.app.ArenaBot` on a
+real SQLite store, every interaction parsed by discord.py itself and every REST call
+answered by the harness's :class:`~tests.harness.fake_discord.FakeDiscord` (which
+checks Discord's limits). The store first gets ``live - active`` idle live matches
+(all five games, one human seat and AI seats of every declared level, each in its own
+channel); the bot boots on it (its ``recover`` loads them all). Then ``active``
+matches are opened through the lobby (``/arena start``, Join, Add AI, Start) and each
+is played by one closed-loop client: it answers the match's human decisions the way
+players do (the public button, groups, picks, drafts, Confirm), waiting ``--think``
+seconds before each click; a finished match is replaced by a new one (lobby clicks
+count as clicks). Clients press as fast as the bot answers, so the achieved rate is
+what the machine sustains.
+
+Printed in one run, beside the issue's goals: achieved clicks/s, Discord calls per
+click, acknowledgement p50/p99 (dispatch to the interaction's callback), click to
+public result p50/p95/p99 (dispatch to the last public post or edit the click caused,
+AI replies and reveals included, over the clicks that changed the channel), event-loop
+lag p99 and worst (a 5 ms heartbeat's lateness), CPU per click (this process, its
+threads and its AI worker processes; the simulated clients run in the same process
+and are counted too), and memory per live match per game (tracemalloc over reloading
+a sample of the idle matches; RSS growth over the whole live set as a cross-check).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import gc
+import logging
+import os
+import random
+import sys
+import tempfile
+import time
+import tracemalloc
+from collections import Counter, defaultdict
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+import bot.gm.lobby  # noqa: E402
+from bot.engine import Decision, Match, SeatSpec  # noqa: E402
+from bot.engine.randomplay import random_choice  # noqa: E402
+from bot.engine.registry import get_game  # noqa: E402
+from bot.gm import thinking  # noqa: E402
+from bot.store import Store  # noqa: E402
+from tests.cogs.driver import Driver  # noqa: E402
+from tests.harness import payloads as P  # noqa: E402
+from tests.harness import runner  # noqa: E402
+from tests.harness.fake_discord import (  # noqa: E402
+    CURRENT_INTERACTION,
+    Call,
+    FakeInteraction,
+)
+
+Json = dict[str, Any]
+GAMES = ("mad", "arena", "mad-arena", "ultimate-warriorz", "madsteam")
+CLICK_TIMEOUT = 60.0
+"""Seconds one click's handling may take before the client gives up waiting for it."""
+IDLE_TASKS = ("discord-ui-view-timeout-",)
+
+GOALS = {
+    "clicks_per_s": ">= 150",
+    "ack_p99_ms": "<= 50 ms",
+    "result_p95_s": "<= 1 s",
+    "lag_p99_ms": "<= 20 ms",
+    "kb_mad_arena": "<= 60 kB",
+}
+
+
+@dataclass(frozen=True)
+class Setup:
+    """One kind of active match: game, mode, human seats, AI seats."""
+
+    game: str
+    mode: str
+    humans: int
+    ai: int
+
+
+ACTIVE_SETUPS = (
+    Setup("mad", "mad:duel", humans=1, ai=1),
+    Setup("arena", "arena:melee", humans=2, ai=2),
+    Setup("mad-arena", "mad-arena:ultimate-warrior", humans=2, ai=2),
+    Setup("ultimate-warriorz", "ultimate-warriorz:tribal-rumble", humans=2, ai=1),
+    Setup("madsteam", "madsteam:standard", humans=2, ai=1),
+    Setup("mad", "mad:duel", humans=2, ai=0),
+)
+
+
+def levels(game: str) -> list[str]:
+    return [lv.id for lv in get_game(game).info.ai_levels]
+
+
+def pct(values: list[float], p: float) -> float:
+    """Nearest-rank percentile (0 for no values)."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[max(0, min(len(ordered) - 1, round(p / 100 * len(ordered)) - 1))]
+
+
+# --- the event loop's lag --------------------------------------------------------------
+class Heartbeat:
+    """Sleeps ``every`` seconds again and again; each lateness is one sample of loop lag."""
+
+    def __init__(self, every: float = 0.005) -> None:
+        self.every = every
+        self.lags: list[float] = []
+        self._task: asyncio.Task[None] | None = None
+
+    async def _run(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            start = loop.time()
+            await asyncio.sleep(self.every)
+            self.lags.append(max(0.0, loop.time() - start - self.every))
+
+    def start(self) -> None:
+        self.lags = []
+        self._task = asyncio.create_task(self._run(), name="bench-heartbeat")
+
+    async def stop(self) -> list[float]:
+        assert self._task is not None
+        self._task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self._task
+        return self.lags
+
+
+# --- waiting for one click's handling -----------------------------------------------------
+class ClickTasks:
+    """Tasks per interaction: a task created while an interaction is handled (the context
+    variable the harness sets) belongs to it, and so do the tasks it starts."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.by_click: dict[int, list[asyncio.Task[Any]]] = defaultdict(list)
+        previous = loop.get_task_factory()
+
+        def factory(loop: asyncio.AbstractEventLoop, coro: Any, **kw: Any) -> asyncio.Task[Any]:
+            task: asyncio.Task[Any]
+            if previous is not None:
+                task = previous(loop, coro, **kw)  # type: ignore[assignment]
+            else:
+                task = asyncio.Task(coro, loop=loop, **kw)
+            cid = CURRENT_INTERACTION.get()
+            if cid is not None:
+                self.by_click[cid].append(task)
+            return task
+
+        loop.set_task_factory(factory)
+
+    async def wait(self, cid: int, timeout: float = CLICK_TIMEOUT) -> bool:
+        """Until every task of click ``cid`` is done; False on timeout."""
+        deadline = time.perf_counter() + timeout
+        while True:
+            busy = [
+                t
+                for t in self.by_click.get(cid, [])
+                if not t.done() and not t.get_name().startswith(IDLE_TASKS)
+            ]
+            if not busy:
+                self.by_click.pop(cid, None)
+                return True
+            left = deadline - time.perf_counter()
+            if left <= 0:
+                self.by_click.pop(cid, None)
+                return False
+            await asyncio.wait(busy, timeout=left)
+
+
+# --- what the clicks measured ------------------------------------------------------------
+@dataclass
+class Stats:
+    clicks: int = 0
+    acks: list[float] = field(default_factory=list)
+    results: list[float] = field(default_factory=list)
+    calls: int = 0
+    public_calls: int = 0
+    timeouts: int = 0
+    client_errors: Counter[str] = field(default_factory=Counter)
+    matches_started: int = 0
+    matches_ended: int = 0
+
+
+def is_public(call: Call, public: set[int]) -> bool:
+    """A call that changes what a channel shows everyone."""
+    if call.method not in ("POST", "PATCH", "DELETE"):
+        return False
+    if call.route_template.startswith("/channels/"):
+        parts = call.path.split("/")
+        return len(parts) > 2 and parts[2].isdigit() and int(parts[2]) in public
+    body = call.json or {}
+    if call.route_template.endswith("/callback"):
+        if body.get("type") == 7:  # an update of the clicked message
+            return not (body.get("data") or {}).get("flags", 0) & P.EPHEMERAL
+        if body.get("type") == 4:
+            return not ((body.get("data") or {}).get("flags") or 0) & P.EPHEMERAL
+        return False
+    return False
+
+
+class LoadDriver(Driver):
+    """The harness driver with many channels and members, measuring every click and
+    waiting for that click's own work only (many clients play at once)."""
+
+    def __init__(self, tmp: Path, *, slots: int, humans: int, idle_channels: int) -> None:
+        super().__init__(tmp, players=2)
+        self.slot_channels = [
+            P.text_channel(self.snow(), f"arena-{i}", guild_id=self.guild_id) for i in range(slots)
+        ]
+        self.idle_channels = [
+            P.text_channel(self.snow(), f"idle-{i}", guild_id=self.guild_id)
+            for i in range(idle_channels)
+        ]
+        self.players = [P.user(self.snow(), f"player{i}") for i in range(humans)]
+        self.users = self.users + self.players
+        self.guild = P.guild(
+            self.guild_id,
+            owner_id=int(self.owner["id"]),
+            channels=[self.channel, *self.slot_channels, *self.idle_channels],
+            members=[P.member(u) for u in [*self.users, self.spectator]],
+            preferred_locale=self.guild_locale,
+        )
+        self.fake.add_guild(self.guild)
+        self.stats = Stats()
+        self.think = 0.0
+        self.tasks: ClickTasks | None = None
+        self.public_ids: set[int] = {int(c["id"]) for c in self.slot_channels}
+        self.public_ids |= {int(c["id"]) for c in self.idle_channels}
+        self.public_ids.add(self.channel_id)
+        self.measuring = False
+
+    async def settle(self, *, allow_errors: bool = False) -> None:
+        """Only at start and stop: the whole bot quiet (the harness's own check)."""
+        await runner.settle(self.bot, 600.0, allow_errors=True)
+
+    async def dispatch(self, payload: Json) -> FakeInteraction:
+        assert self.bot is not None
+        if self.tasks is None:
+            self.tasks = ClickTasks(asyncio.get_running_loop())
+        if self.think > 0:
+            await asyncio.sleep(self.think)
+        fi = await runner.dispatch(self.bot, payload)
+        assert fi is not None
+        done = await self.tasks.wait(fi.id)
+        if self.measuring:
+            s = self.stats
+            s.clicks += 1
+            s.timeouts += not done
+            if fi.ack_delay is not None:
+                s.acks.append(fi.ack_delay)
+            calls = self.fake.interaction(fi.id).calls
+            s.calls += len(calls)
+            public = [c for c in calls if is_public(c, self.public_ids)]
+            s.public_calls += len(public)
+            if public:
+                s.results.append(max(c.time for c in public) - fi.dispatched_at)
+        return fi
+
+
+# --- filling the store with idle live matches --------------------------------------------
+def idle_specs(count: int) -> Iterator[tuple[str, str, list[str | None]]]:
+    """(game, mode, AI level per seat) of ``count`` idle matches: the five games in turn,
+    every declared level in turn, one human seat first."""
+    for i in range(count):
+        game = GAMES[i % len(GAMES)]
+        info = get_game(game).info
+        mode = info.modes[0]
+        players = min(mode.player_counts)
+        lv = levels(game)
+        seats: list[str | None] = [None] + [
+            lv[(i // len(GAMES) + k) % len(lv)] for k in range(players - 1)
+        ]
+        yield game, mode.id, seats
+
+
+async def fill_idle(path: Path, channels: list[Json], guild_id: int) -> dict[str, list[int]]:
+    """Idle live matches, one per channel; their ids by game."""
+    store = await Store.open(path)
+    by_game: dict[str, list[int]] = defaultdict(list)
+    try:
+        for i, (game, mode, seat_levels) in enumerate(idle_specs(len(channels))):
+            uid = 900_000_000 + i
+            seats = [
+                SeatSpec(name=f"Idle {i}", user_id=uid)
+                if lv is None
+                else SeatSpec(name=f"Robot {k}", ai=True, ai_level=lv)
+                for k, lv in enumerate(seat_levels)
+            ]
+            match = Match.create(game, seats, seed=f"load-idle-{i}", mode=mode)
+            mid = await store.create_lobby(
+                guild_id=guild_id,
+                channel_id=int(channels[i]["id"]),
+                thread_id=None,
+                host_id=uid,
+                game=game,
+                mode=mode,
+                options={},
+                locale="en",
+            )
+            await store.update_lobby(mid, seats=seats)
+            # AI seats of the setup play before the human's decision is due.
+            while (ai := [d for d in match.pending() if match.seats[d.seat].ai]) and not match.over:
+                match.apply(match.ai_choice(ai[0]))
+            await store.start_match(mid, match)
+            by_game[game].append(mid)
+    finally:
+        await store.close()
+    return by_game
+
+
+# --- the clients ---------------------------------------------------------------------------
+def no_tiebreak(d: Decision, rnd: random.Random) -> str:
+    """MAD: players do not offer or accept the tie-break (a random one would end at once)."""
+    options = [o.id for o in d.options if not any(w in o.id for w in ("tie", "draw", "accept"))]
+    return rnd.choice(options or [o.id for o in d.options])
+
+
+class Client:
+    """One active table: opens a match through the lobby, plays its humans, again."""
+
+    def __init__(self, d: LoadDriver, slot: int, humans: list[Json], seed: int) -> None:
+        self.d = d
+        self.slot = slot
+        self.setup = ACTIVE_SETUPS[slot % len(ACTIVE_SETUPS)]
+        self.channel = d.slot_channels[slot]
+        self.channel_id = int(self.channel["id"])
+        self.humans = humans[: self.setup.humans]
+        self.rnd = random.Random(seed)
+        self.mid: int | None = None
+        self.round = 0
+
+    async def open(self) -> None:
+        """``/arena start`` in the slot's channel, the others join, AI seats, Start."""
+        d, s = self.d, self.setup
+        lv = levels(s.game)
+        level = lv[(self.slot // len(ACTIVE_SETUPS) + self.round) % len(lv)]
+        self.round += 1
+        host = self.humans[0]
+        start: dict[str, Any] = {"game": s.game, "mode": s.mode}
+        if s.ai:
+            start["ai_level"] = level
+        await d.slash(host, "start", channel=self.channel, **start)
+        lobby = d.lobby(self.channel_id)
+        for u in self.humans[1:]:
+            await d.press(u, d.fake.message(lobby.id), "Join")
+        for _ in range(s.ai):
+            await d.press(host, d.fake.message(lobby.id), "Add AI")
+        await d.press(host, d.fake.message(lobby.id), "Start")
+        board = d.round_message(self.channel_id)
+        self.mid = int(d.fake.components(board)[0]["custom_id"].split(":")[1])
+        d.stats.matches_started += 1
+
+    async def step(self) -> None:
+        """Answer one human decision (or open a new match when this one is over)."""
+        d = self.d
+        live = None if self.mid is None else await d.live(self.mid)
+        if live is None or live.match is None:
+            if self.mid is not None:
+                d.stats.matches_ended += 1
+            await self.open()
+            return
+        match = live.match
+        humans = [x for x in match.pending() if not match.seats[x.seat].ai]
+        if not humans:  # AI seats still thinking: the click that woke them is done
+            await asyncio.sleep(0.05)
+            return
+        x = humans[0]
+        user = d.user_by_id(match.seats[x.seat].user_id)
+        if x.structured:
+            choice = random_choice(x, self.rnd) or match.ai_choice(x)
+            await d.answer_draft(user, x, choice, channel_id=self.channel_id)
+        else:
+            option = (
+                no_tiebreak(x, self.rnd)
+                if match.game_id == "mad"
+                else self.rnd.choice(x.options).id
+            )
+            await d.answer(user, x, option, channel_id=self.channel_id)
+
+    async def run(self, until: float) -> None:
+        while time.perf_counter() < until:
+            try:
+                await self.step()
+            except Exception as e:  # a stale prompt, a refused click: note it, go on
+                self.d.stats.client_errors[type(e).__name__] += 1
+                await asyncio.sleep(0.05)
+
+
+# --- memory ---------------------------------------------------------------------------------
+async def memory_per_match(
+    d: LoadDriver, by_game: dict[str, list[int]], sample: int
+) -> dict[str, float]:
+    """Bytes a live match holds, per game: a sample of idle matches dropped from memory,
+    then reloaded under tracemalloc (what is shared between matches counts once)."""
+    assert d.bot is not None
+    gm = d.bot.gm
+    out: dict[str, float] = {}
+    for game in GAMES:
+        ids = by_game.get(game, [])[:sample]
+        if not ids:
+            continue
+        for mid in ids:
+            gm._live.pop(mid, None)
+        gc.collect()
+        tracemalloc.start()
+        before = tracemalloc.get_traced_memory()[0]
+        for mid in ids:
+            await gm._get(mid)
+        gc.collect()
+        after = tracemalloc.get_traced_memory()[0]
+        tracemalloc.stop()
+        out[game] = (after - before) / len(ids)
+    return out
+
+
+def _proc_stat(pid: int) -> tuple[int, float] | None:
+    """(parent pid, CPU seconds) of a process from ``/proc`` (Linux); None if it is gone."""
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    fields = text[text.rindex(")") + 2 :].split()
+    ticks = os.sysconf("SC_CLK_TCK")
+    return int(fields[1]), (int(fields[11]) + int(fields[12])) / ticks
+
+
+def cpu_seconds() -> float:
+    """CPU of this process (all its threads) and of its descendants alive now (the AI
+    worker processes and their fork server)."""
+    t = os.times()
+    total = t.user + t.system
+    parents: dict[int, list[tuple[int, float]]] = defaultdict(list)
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            stat = _proc_stat(int(entry.name))
+            if stat is not None:
+                parents[stat[0]].append((int(entry.name), stat[1]))
+    todo = [os.getpid()]
+    while todo:
+        for pid, cpu in parents.get(todo.pop(), []):
+            total += cpu
+            todo.append(pid)
+    return total
+
+
+def rss_bytes() -> int:
+    """Resident memory of this process (``/proc/self/statm``)."""
+    pages = int(Path("/proc/self/statm").read_text().split()[1])
+    return pages * os.sysconf("SC_PAGE_SIZE")
+
+
+# --- the run --------------------------------------------------------------------------------
+async def bench(args: argparse.Namespace) -> dict[str, Any]:
+    logging.getLogger("discord").setLevel(logging.CRITICAL)
+    logging.getLogger("bot").setLevel(logging.CRITICAL)
+    idle = max(0, args.live - args.active)
+    fig: dict[str, Any] = {
+        "live": args.live,
+        "active": args.active,
+        "seconds": args.seconds,
+        "think": args.think,
+        "load_before": os.getloadavg()[0],
+        "cores": os.cpu_count() or 1,
+    }
+    fresh_seed = bot.gm.lobby.new_seed
+    seeds = iter(range(10**9))
+    bot.gm.lobby.new_seed = lambda: f"load-{next(seeds)}"  # the matches' dice are fixed
+    with tempfile.TemporaryDirectory() as tmp:
+        d = LoadDriver(Path(tmp), slots=args.active, humans=2 * args.active, idle_channels=idle)
+        started = time.perf_counter()
+        by_game = await fill_idle(d.db_path, d.idle_channels, d.guild_id)
+        fig["fill_s"] = time.perf_counter() - started
+        gc.collect()
+        rss0 = rss_bytes()
+        started = time.perf_counter()
+        await d.start()
+        fig["boot_s"] = time.perf_counter() - started
+        gc.collect()
+        fig["rss_per_idle_kb"] = (rss_bytes() - rss0) / 1024 / max(1, idle)
+        try:
+            mem = await memory_per_match(d, by_game, args.memory_sample)
+            fig["kb_per_match"] = {g: b / 1024 for g, b in mem.items()}
+            clients = [
+                Client(d, i, d.players[2 * i : 2 * i + 2], seed=i) for i in range(args.active)
+            ]
+            started = time.perf_counter()
+            await asyncio.gather(*(c.open() for c in clients))
+            fig["open_s"] = time.perf_counter() - started
+            assert d.bot is not None
+            fig["live_now"] = len(d.bot.gm._live)
+
+            d.think = args.think
+            d.stats = Stats()
+            d.measuring = True
+            calls_before = len(d.fake.calls)
+            beat = Heartbeat()
+            gen2 = gc.get_stats()[2]["collections"]
+            beat.start()
+            cpu0 = cpu_seconds()
+            t0 = time.perf_counter()
+            until = t0 + args.seconds
+            await asyncio.gather(*(c.run(until) for c in clients))
+            wall = time.perf_counter() - t0
+            cpu = cpu_seconds() - cpu0
+            lags = await beat.stop()
+            d.measuring = False
+            d.think = 0.0
+            s = d.stats
+            fig.update(
+                wall_s=wall,
+                clicks=s.clicks,
+                clicks_per_s=s.clicks / wall,
+                calls_per_click=s.calls / max(1, s.clicks),
+                public_calls_per_click=s.public_calls / max(1, s.clicks),
+                unattributed_calls=len(d.fake.calls) - calls_before - s.calls,
+                ack_p50_ms=1000 * pct(s.acks, 50),
+                ack_p99_ms=1000 * pct(s.acks, 99),
+                result_clicks=len(s.results),
+                result_p50_s=pct(s.results, 50),
+                result_p95_s=pct(s.results, 95),
+                result_p99_s=pct(s.results, 99),
+                lag_p99_ms=1000 * pct(lags, 99),
+                lag_worst_ms=1000 * max(lags, default=0.0),
+                full_gcs=gc.get_stats()[2]["collections"] - gen2,
+                cpu_ms_per_click=1000 * cpu / max(1, s.clicks),
+                cpu_busy=cpu / wall / max(1, fig["cores"]),
+                timeouts=s.timeouts,
+                client_errors=dict(s.client_errors),
+                matches_started=s.matches_started,
+                matches_ended=s.matches_ended,
+                violations=len(d.fake.violations),
+                load_after=os.getloadavg()[0],
+            )
+        finally:
+            d.measuring = False
+            with contextlib.suppress(Exception):
+                await d.stop()
+            thinking.shutdown()  # the AI worker processes
+            bot.gm.lobby.new_seed = fresh_seed
+    return fig
+
+
+def verdict(ok: bool) -> str:
+    return "met" if ok else "NOT met"
+
+
+def report(fig: dict[str, Any]) -> str:
+    kb = fig["kb_per_match"]
+    rows = [
+        (
+            "achieved clicks/s",
+            f"{fig['clicks_per_s']:.1f}",
+            GOALS["clicks_per_s"],
+            verdict(fig["clicks_per_s"] >= 150),
+        ),
+        (
+            "Discord calls per click (public ones)",
+            f"{fig['calls_per_click']:.2f} ({fig['public_calls_per_click']:.2f})",
+            "",
+            "",
+        ),
+        (
+            "ack p50 / p99",
+            f"{fig['ack_p50_ms']:.1f} / {fig['ack_p99_ms']:.1f} ms",
+            GOALS["ack_p99_ms"],
+            verdict(fig["ack_p99_ms"] <= 50),
+        ),
+        (
+            "click to public result p50 / p95 / p99",
+            f"{fig['result_p50_s']:.2f} / {fig['result_p95_s']:.2f} / {fig['result_p99_s']:.2f} s",
+            GOALS["result_p95_s"],
+            verdict(fig["result_p95_s"] <= 1.0),
+        ),
+        (
+            "event-loop lag p99 / worst",
+            f"{fig['lag_p99_ms']:.1f} / {fig['lag_worst_ms']:.1f} ms",
+            GOALS["lag_p99_ms"],
+            verdict(fig["lag_p99_ms"] <= 20),
+        ),
+        (
+            "CPU per click",
+            f"{fig['cpu_ms_per_click']:.1f} ms (machine {100 * fig['cpu_busy']:.0f}% busy)",
+            "",
+            "",
+        ),
+        *(
+            (
+                f"memory per live {g} match",
+                f"{v:.1f} kB",
+                GOALS["kb_mad_arena"] if g == "mad-arena" else "",
+                verdict(v <= 60) if g == "mad-arena" else "",
+            )
+            for g, v in kb.items()
+        ),
+        ("RSS growth per idle live match (all games)", f"{fig['rss_per_idle_kb']:.1f} kB", "", ""),
+    ]
+    lines = [
+        f"## Load: {fig['live_now']} live matches, {fig['active']} active, "
+        f"{fig['wall_s']:.0f} s, think {fig['think']:.2f} s",
+        "",
+        "| Figure | Value | Goal | |",
+        "|---|---|---|---|",
+        *(f"| {a} | {b} | {c} | {v} |" for a, b, c, v in rows),
+        "",
+        f"{fig['clicks']} clicks ({fig['result_clicks']} changed a channel), "
+        f"{fig['matches_started']} matches opened and {fig['matches_ended']} finished "
+        f"while measuring; {fig['full_gcs']} full garbage collections; "
+        f"{fig['timeouts']} clicks not done in {CLICK_TIMEOUT:.0f} s; "
+        f"client errors {fig['client_errors'] or 'none'}; "
+        f"{fig['unattributed_calls']} Discord calls outside clicks; "
+        f"{fig['violations']} Discord limit violations.",
+        f"Setup: {fig['fill_s']:.1f} s to store the idle matches, boot (recover) "
+        f"{fig['boot_s']:.1f} s, {fig['open_s']:.1f} s to open the active ones. "
+        f"Machine: {fig['cores']} cores, load average {fig['load_before']:.1f} before, "
+        f"{fig['load_after']:.1f} after.",
+    ]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0] if __doc__ else None)
+    parser.add_argument("--live", type=int, default=1000, help="live matches in all")
+    parser.add_argument("--active", type=int, default=100, help="matches being played")
+    parser.add_argument("--seconds", type=float, default=60.0, help="measured time")
+    parser.add_argument("--think", type=float, default=0.0, help="seconds before each click")
+    parser.add_argument(
+        "--memory-sample",
+        type=int,
+        default=50,
+        help="idle matches per game reloaded under tracemalloc",
+    )
+    args = parser.parse_args(argv)
+    print(report(asyncio.run(bench(args))))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,72 @@
+"""``bench/bench_load.py`` measures what it says (tiny sizes; the real run is the script)."""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def bench() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("bench_load", ROOT / "bench" / "bench_load.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["bench_load"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+async def test_a_small_run_plays_every_game_and_prints_every_figure(bench: ModuleType) -> None:
+    args = argparse.Namespace(live=12, active=6, seconds=4.0, think=0.0, memory_sample=2)
+    fig = await bench.bench(args)
+    # Every live match is in memory: the idle ones recovered, the active ones opened.
+    assert fig["live_now"] == 12
+    assert fig["clicks"] > 0 and fig["clicks_per_s"] > 0
+    assert fig["result_clicks"] > 0  # some clicks changed a channel
+    assert fig["calls_per_click"] >= 1  # every click is at least acknowledged
+    assert fig["public_calls_per_click"] <= fig["calls_per_click"]
+    assert 0 < fig["ack_p50_ms"] <= fig["ack_p99_ms"] < 60_000
+    assert 0 < fig["result_p50_s"] <= fig["result_p95_s"] <= fig["result_p99_s"] < 60
+    assert 0 <= fig["lag_p99_ms"] <= fig["lag_worst_ms"]
+    assert fig["cpu_ms_per_click"] > 0
+    assert fig["unattributed_calls"] == 0  # every Discord call came from a click
+    assert fig["violations"] == 0  # and kept within Discord's limits
+    assert fig["timeouts"] == 0
+    # All five games are live and each costs a plausible amount of memory.
+    assert set(fig["kb_per_match"]) == set(bench.GAMES)
+    for game, kb in fig["kb_per_match"].items():
+        assert 1 < kb < 2000, (game, kb)
+    text = bench.report(fig)
+    for words in (
+        "achieved clicks/s",
+        "Discord calls per click",
+        "ack p50 / p99",
+        "click to public result p50 / p95 / p99",
+        "event-loop lag p99 / worst",
+        "CPU per click",
+        "memory per live mad-arena match",
+        ">= 150",
+        "<= 60 kB",
+    ):
+        assert words in text, words
+
+
+def test_idle_matches_cover_every_game_and_level(bench: ModuleType) -> None:
+    specs = list(bench.idle_specs(30))
+    assert {g for g, _, _ in specs} == set(bench.GAMES)
+    for game in bench.GAMES:
+        seen = {lv for g, _, seats in specs if g == game for lv in seats if lv is not None}
+        assert seen == set(bench.levels(game)), game
+    assert all(seats[0] is None for _, _, seats in specs)  # one human seat each
+
+
+def test_percentile_is_nearest_rank(bench: ModuleType) -> None:
+    assert bench.pct([float(v) for v in range(1, 101)], 95) == 95.0
+    assert bench.pct([], 99) == 0.0
