@@ -12,7 +12,6 @@ buttons' labels (the hex names) on a yellow tag, and its attack targets a ⚔ ba
 from __future__ import annotations
 
 import math
-from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
@@ -33,6 +32,7 @@ from bot.render.common import (
     canvas,
     centred_text,
     colour,
+    drawing_cache,
     font,
     greyed,
     png_bytes,
@@ -149,35 +149,41 @@ def render_board(view: ArenaView, lang: str = "en", decision: Decision | None = 
     fr = lang.startswith("fr")
     marks = Marks(decision)
     height = BOARD_BOTTOM + 12 + (BANNER_H + 12 if view.finished else 0)
-    img = _base(tuple((h.q, h.r) for h in view.hexes), tuple(view.corners), height).copy()
+    labelled = tuple((h.q, h.r, h.label) for h in view.hexes)
+    track = (view.round, view.rounds, view.finished)
+    img = _base(labelled, tuple(view.corners), height, track).copy()
     draw = ImageDraw.Draw(img)
     fighters = view.fighters
     last = view.last
 
-    _round_track(draw, view)
-
-    # The empty rosette comes drawn; blocked hexes and a prompt's destinations are redrawn.
+    # The empty rosette comes drawn with its names; the hexes that show something more
+    # (blocked, a destination, a pawn, a path) are redrawn.
     corners = set(view.corners)
     blocked = {f.pos for f in fighters if f.out}
     occupied = {f.pos for f in fighters}
-    for at in sorted(blocked | marks.hexes):
-        cx, cy = centre(*at)
-        fill = BLOCKED_FILL if at in blocked else MARK_FILL
-        edge = HIGHLIGHT if at in marks.hexes else HEX_EDGE
-        _hex(draw, cx, cy, fill, edge, at in corners)
-
     paths: set[Hex] = set()
     if last and len(last.path) > 1:
-        _path(draw, [centre(q, r) for q, r in last.path], HIGHLIGHT, dashed=False)
         paths.update(last.path)
     turn = view.turn
     if turn and len(turn.path) > 1:
-        _path(draw, [centre(q, r) for q, r in turn.path], colour(fighters[turn.seat].colour), True)
         paths.update(turn.path)
+    redrawn = blocked | marks.hexes | occupied | paths
+    for at in sorted(redrawn):
+        cx, cy = centre(*at)
+        fill = BLOCKED_FILL if at in blocked else (MARK_FILL if at in marks.hexes else HEX_FILL)
+        edge = HIGHLIGHT if at in marks.hexes else HEX_EDGE
+        _hex(draw, cx, cy, fill, edge, at in corners)
+
+    if last and len(last.path) > 1:
+        _path(draw, [centre(q, r) for q, r in last.path], HIGHLIGHT, dashed=False)
+    if turn and len(turn.path) > 1:
+        _path(draw, [centre(q, r) for q, r in turn.path], colour(fighters[turn.seat].colour), True)
 
     # Hex names over the paths: a destination's name on its yellow tag (its buttons' label).
     for h in view.hexes:
         at = (h.q, h.r)
+        if at not in redrawn:
+            continue
         cx, cy = centre(*at)
         ly = cy - SIZE * 0.6 if at in occupied else cy
         if at in marks.hexes:
@@ -224,15 +230,23 @@ def _hex(
         draw.ellipse((cx - r, cy - r, cx + r, cy + r), outline=START_RING, width=2)
 
 
-@lru_cache(maxsize=8)
-def _base(hexes: tuple[Hex, ...], corners: tuple[Hex, ...], height: int) -> Image.Image:
-    """The empty rosette (hexes, edges, starting circles) at ``height``, drawn once: every
-    picture starts from a copy (rendering is most of the bot's CPU, issue 16 item 3)."""
+@drawing_cache
+def _base(
+    hexes: tuple[tuple[int, int, str], ...],
+    corners: tuple[Hex, ...],
+    height: int,
+    track: tuple[int, int, bool],
+) -> Image.Image:
+    """The empty rosette with its hex names, the title and the round track (round, rounds,
+    finished) at ``height``, drawn once: every picture starts from a copy (rendering is
+    most of the bot's CPU, issue 16 item 3)."""
     img, draw = canvas(WIDTH, height, BG)
+    _round_track(draw, *track)
     starts = set(corners)
-    for at in hexes:
-        cx, cy = centre(*at)
-        _hex(draw, cx, cy, HEX_FILL, HEX_EDGE, at in starts)
+    for q, r, name in hexes:
+        cx, cy = centre(q, r)
+        _hex(draw, cx, cy, HEX_FILL, HEX_EDGE, (q, r) in starts)
+        centred_text(draw, (cx, cy), name, LABEL_SIZE, MUTED)
     return img
 
 
@@ -364,22 +378,23 @@ def _arrow(
     draw.polygon(head, fill=fill, outline=(15, 15, 15))
 
 
-def _round_track(draw: ImageDraw.ImageDraw, view: ArenaView) -> None:
+def _round_track(draw: ImageDraw.ImageDraw, now: int, rounds: int, finished: bool) -> None:
     """The title and the round track: the current round in yellow, played rounds dimmed."""
     draw.text((14, HEADER / 2), "Arena!", font=font(40, True), fill=INK, anchor="lm")
-    rounds = view.rounds
     x0 = 178
     step = (WIDTH - 14 - x0) / rounds
     w = step - 8
     for k in range(1, rounds + 1):
         x = x0 + (k - 1) * step
-        done = k < view.round or (k == view.round and view.finished)
-        now = k == view.round
-        fill = HIGHLIGHT if now else ((90, 92, 100) if done else PANEL)
+        done = k < now or (k == now and finished)
+        current = k == now
+        fill = HIGHLIGHT if current else ((90, 92, 100) if done else PANEL)
         draw.rounded_rectangle(
             (x, 14, x + w, HEADER - 14), radius=9, fill=fill, outline=HEX_EDGE, width=2
         )
-        centred_text(draw, (x + w / 2, HEADER / 2), str(k), 32, (20, 20, 20) if now else INK, True)
+        centred_text(
+            draw, (x + w / 2, HEADER / 2), str(k), 32, (20, 20, 20) if current else INK, True
+        )
 
 
 def _winner(draw: ImageDraw.ImageDraw, view: ArenaView, fr: bool, y: float) -> None:
