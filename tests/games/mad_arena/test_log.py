@@ -25,6 +25,7 @@ def _rolls() -> list[RollEvent]:
     for mode, n, seed in [
         ("ultimate-warrior", 7, 3),
         ("ultimate-warrior", 7, 11),
+        ("ultimate-warrior", 7, 6),
         ("ultimate-warrior", 6, 5),
         ("team-spirit", 2, 1),
         ("brothers-in-arms", 3, 2),

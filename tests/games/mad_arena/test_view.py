@@ -97,9 +97,13 @@ def test_every_option_is_typed_and_every_stat_declared() -> None:
         "kick-throw": (Throw,),
     }
     kinds: set[str] = set()
-    for mode, n, seed in [("ultimate-warrior", 5, 18)]:
+    # A match (medium AI) where every kind of decision comes up, the strike order included.
+    for mode, n, seed in [("ultimate-warrior", 7, 18)]:
         m = Match.create(
-            "mad-arena", [SeatSpec(name=f"P{i}", ai=True) for i in range(n)], seed=seed, mode=mode
+            "mad-arena",
+            [SeatSpec(name=f"P{i}", ai=True, ai_level="medium") for i in range(n)],
+            seed=seed,
+            mode=mode,
         )
 
         def check(match: Match, *_: object) -> None:
