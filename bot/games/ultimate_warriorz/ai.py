@@ -1,11 +1,13 @@
 """The Ultimate Warriorz AI, from one seat's view only.
 
 ``easy`` plays a random legal option (never wasting its lucky charm);
-``hard`` picks cards by the dice and defence they give now, keeps its
+``medium`` picks cards by the dice and defence they give now, keeps its
 specials for their moment, attacks opponents first (the first-wound token, a
 kill's trophy, and no stones when its own HP are low), walks towards targets
 its obliged attacks can reach, uses the charm against heavy rolls, and
-reassigns the strike's missed dice where they wound.
+reassigns the strike's missed dice where they wound; ``hard`` (the default)
+also picks its card for the board as it is and plans its path before each
+owed attack (:mod:`ai_plan`).
 
 On a human seat's expired charm question the answer is always "no"
 (issue 12: a deadline means the charm is kept).

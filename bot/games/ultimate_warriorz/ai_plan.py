@@ -63,7 +63,7 @@ def attack_value(
         value += 2.0 * min(1.0, expected)
     if expected >= target.hp - 0.3:
         chance = 0.6 if expected < target.hp + 0.5 else 0.85
-        kill = 2.5 + (1.5 if target.pp >= pp_leader(view, me) else 0.0)
+        kill = 5.0 + (1.5 if target.pp >= pp_leader(view, me) else 0.0)
         if view.stones_now:
             stones = view.stones_now * p_hit(me.defence_now)
             if stones >= me.hp - 0.5:
