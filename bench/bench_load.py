@@ -52,6 +52,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 import bot.gm.lobby  # noqa: E402
+from bot.app import ArenaBot  # noqa: E402
 from bot.engine import Decision, Match, SeatSpec  # noqa: E402
 from bot.engine.randomplay import random_choice  # noqa: E402
 from bot.engine.registry import get_game  # noqa: E402
@@ -139,6 +140,29 @@ class Heartbeat:
         with contextlib.suppress(asyncio.CancelledError):
             await self._task
         return self.lags
+
+
+class GcPauses:
+    """Durations of the full (generation 2) garbage collections while it is on."""
+
+    def __init__(self) -> None:
+        self.pauses: list[float] = []
+        self._start = 0.0
+
+    def _callback(self, phase: str, info: dict[str, int]) -> None:
+        if info.get("generation") != 2:
+            return
+        if phase == "start":
+            self._start = time.perf_counter()
+        else:
+            self.pauses.append(time.perf_counter() - self._start)
+
+    def __enter__(self) -> GcPauses:
+        gc.callbacks.append(self._callback)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        gc.callbacks.remove(self._callback)
 
 
 # --- waiting for one click's handling -----------------------------------------------------
@@ -476,8 +500,11 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
         "think": args.think,
         "load_before": os.getloadavg()[0],
         "cores": os.cpu_count() or 1,
+        "freeze": args.freeze,
     }
     fresh_seed = bot.gm.lobby.new_seed
+    frozen = ArenaBot.freeze_gc
+    ArenaBot.freeze_gc = args.freeze  # as deployed (ShardedArenaBot) unless --no-freeze
     seeds = iter(range(10**9))
     bot.gm.lobby.new_seed = lambda: f"load-{next(seeds)}"  # the matches' dice are fixed
     with tempfile.TemporaryDirectory() as tmp:
@@ -509,15 +536,15 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
             d.measuring = True
             calls_before = len(d.fake.calls)
             beat = Heartbeat()
-            gen2 = gc.get_stats()[2]["collections"]
-            beat.start()
-            cpu0 = cpu_seconds()
-            t0 = time.perf_counter()
-            until = t0 + args.seconds
-            await asyncio.gather(*(c.run(until) for c in clients))
-            wall = time.perf_counter() - t0
-            cpu = cpu_seconds() - cpu0
-            lags = await beat.stop()
+            with GcPauses() as pauses:
+                beat.start()
+                cpu0 = cpu_seconds()
+                t0 = time.perf_counter()
+                until = t0 + args.seconds
+                await asyncio.gather(*(c.run(until) for c in clients))
+                wall = time.perf_counter() - t0
+                cpu = cpu_seconds() - cpu0
+                lags = await beat.stop()
             d.measuring = False
             d.think = 0.0
             s = d.stats
@@ -536,7 +563,8 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
                 result_p99_s=pct(s.results, 99),
                 lag_p99_ms=1000 * pct(lags, 99),
                 lag_worst_ms=1000 * max(lags, default=0.0),
-                full_gcs=gc.get_stats()[2]["collections"] - gen2,
+                full_gcs=len(pauses.pauses),
+                full_gc_worst_ms=1000 * max(pauses.pauses, default=0.0),
                 cpu_ms_per_click=1000 * cpu / max(1, s.clicks),
                 cpu_busy=cpu / wall / max(1, fig["cores"]),
                 timeouts=s.timeouts,
@@ -552,6 +580,8 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
                 await d.stop()
             thinking.shutdown()  # the AI worker processes
             bot.gm.lobby.new_seed = fresh_seed
+            ArenaBot.freeze_gc = frozen
+            gc.unfreeze()
     return fig
 
 
@@ -619,7 +649,8 @@ def report(fig: dict[str, Any]) -> str:
         "",
         f"{fig['clicks']} clicks ({fig['result_clicks']} changed a channel), "
         f"{fig['matches_started']} matches opened and {fig['matches_ended']} finished "
-        f"while measuring; {fig['full_gcs']} full garbage collections; "
+        f"while measuring; {fig['full_gcs']} full garbage collections "
+        f"(worst {fig['full_gc_worst_ms']:.0f} ms, start-up frozen: {fig['freeze']}); "
         f"{fig['timeouts']} clicks not done in {CLICK_TIMEOUT:.0f} s; "
         f"client errors {fig['client_errors'] or 'none'}; "
         f"{fig['unattributed_calls']} Discord calls outside clicks; "
@@ -643,6 +674,12 @@ def main(argv: list[str] | None = None) -> int:
         type=int,
         default=50,
         help="idle matches per game reloaded under tracemalloc",
+    )
+    parser.add_argument(
+        "--no-freeze",
+        dest="freeze",
+        action="store_false",
+        help="do not freeze start-up objects out of the garbage collector (before/after)",
     )
     args = parser.parse_args(argv)
     print(report(asyncio.run(bench(args))))

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 from pathlib import Path
 from typing import Any
@@ -47,6 +48,13 @@ DAY = 86400.0
 
 
 class ArenaBot(commands.Bot):
+    freeze_gc = False
+    """Once ready, move what start-up loaded (modules, game data, recovered matches) out of
+    the garbage collector's sight (``gc.freeze``): full collections then scan only what was
+    made since, and pause the event loop far less (issue 16 item 5). The deployed bot
+    (:class:`ShardedArenaBot`) and ``bench/bench_load.py`` set it; tests booting many bots
+    in one process leave it off (frozen objects are never collected)."""
+
     def __init__(
         self,
         db_path: str | Path,
@@ -87,6 +95,9 @@ class ArenaBot(commands.Bot):
         if self.sync_commands:
             await self.sync_tree()
         await self.gm.recover()
+        if self.freeze_gc:
+            gc.collect()
+            gc.freeze()
         if self.tick_seconds:
             self._ticker = asyncio.create_task(
                 self._tick_loop(self.tick_seconds), name="arena-timers"
@@ -143,6 +154,8 @@ class ShardedArenaBot(ArenaBot, commands.AutoShardedBot):
     shard in one process). ``shard_count``/``shard_ids`` None: Discord's recommended
     count, all shards here (one process); set both to split the shards between
     processes sharing a PostgreSQL database."""
+
+    freeze_gc = True
 
 
 def run_bot(
