@@ -12,6 +12,7 @@ import tests.engine.fixture_game  # noqa: F401  (registers test-pick)
 from bot.engine import Choice, IllegalDecision, Match, SeatSpec
 from bot.engine.autoplay import ai_step
 from bot.engine.registry import all_games, get_game
+from bot.gm.apply import fallback_choice
 from bot.store import Store
 from bot.store.backend import SqliteBackend
 from bot.store.schema import migrate
@@ -78,9 +79,14 @@ async def step(store: Store, match_id: int, match: Match, rnd: random.Random | N
         choice, _events = ai_step(match)
     else:
         decision = match.pending()[0]
-        choice = Choice(
-            seat=decision.seat, key=decision.key, option=rnd.choice(decision.options).id
-        )
+        if decision.structured or not decision.options:
+            # A Many/Order/Allocation (Mad Arena's split fire...): a minimal answer of its
+            # shape, as the game master gives when the AI fails.
+            choice = fallback_choice(decision)
+        else:
+            choice = Choice(
+                seat=decision.seat, key=decision.key, option=rnd.choice(decision.options).id
+            )
         match.apply(choice)
     await store.commit_decision(match_id, choice, match, by_ai=rnd is None)
 
