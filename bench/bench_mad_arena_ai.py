@@ -60,11 +60,18 @@ def main() -> None:
     }
     started = time.perf_counter()
     print(f"Mad Arena AI, {n} matches per setup ({len(SETUPS)} setups) and pairing\n")
-    print("| pairing | matches | score of the first |")
-    print("|---|---:|---:|")
+    print("| pairing | matches | score of the first | secret moves (free) | wasted (free) |")
+    print("|---|---:|---:|---:|---:|")
+    total = SecretTally()
     for a, b in PAIRINGS:
         d = duel(a, b, n, tag="-bench")
-        print(f"| {a} vs {b} | {d.matches} | {d.rate():.0%} |", flush=True)
+        w = d.secrets
+        total.add(w)
+        print(
+            f"| {a} vs {b} | {d.matches} | {d.rate():.0%} | {w.played} ({w.free}) "
+            f"| {w.free_wasted} = {w.waste_rate():.1%} |",
+            flush=True,
+        )
     print()
     for level in (HARD, MEDIUM, EASY):
         for mode, people in SETUPS:
@@ -81,7 +88,13 @@ def main() -> None:
             f"| {level} | {len(ts)} | {statistics.mean(ts) * 1000:.1f} | {max(ts) * 1000:.0f} "
             f"| {w.played} ({w.free}) | {w.free_wasted} = {w.waste_rate():.1%} |"
         )
-    print(f"\n{time.perf_counter() - started:.0f} s")
+    for w in waste.values():
+        total.add(w)
+    print(
+        f"\nAll AI seats: {total.free} secret moves chosen freely, {total.free_wasted} wasted "
+        f"= {total.waste_rate():.1%}; forced last cards {total.forced}, {total.forced_wasted} wasted."
+    )
+    print(f"{time.perf_counter() - started:.0f} s")
 
 
 if __name__ == "__main__":

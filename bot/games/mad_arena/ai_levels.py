@@ -46,7 +46,7 @@ STYLES: dict[str, Style] = {
     MEDIUM: Style(
         noise=0.2,
         foresight=False,
-        caution=0.15,
+        caution=0.3,
         defence=1.0,
         endgame=True,
         spoils=False,
