@@ -123,6 +123,9 @@ class Plan:
     shadow: Live
     outs: list[Out] = field(default_factory=list)
     timers: list[Timer] = field(default_factory=list)
+    events: list[AnyEvent] = field(default_factory=list)
+    """The events this plan follows: a checkpoint among them (``Game.checkpoint``) redraws
+    the live table's image; smaller steps edit its text only."""
 
     def entries(self) -> list[OutboxEntry]:
         return [o.entry(self.shadow.target) for o in self.outs]
@@ -170,7 +173,7 @@ class PostingMixin(Base):
             shadow.deadlines.pop(answered, None)
         match = shadow.match
         assert match is not None
-        plan = Plan(shadow, outs=list(before or []))
+        plan = Plan(shadow, outs=list(before or []), events=list(events))
         if shadow.batch_round is None:
             shadow.batch_round = label
         elif label != shadow.batch_round and shadow.table_open:
@@ -188,15 +191,18 @@ class PostingMixin(Base):
             await self._close_period(plan)
         return plan
 
-    async def _image(self, live: Live, fresh: bool) -> Image | None:
+    async def _image(self, live: Live, fresh: bool, refresh: bool = True) -> Image | None:
         """The public board now, for the table or a summary: uploaded only when the view
-        changed since the table message last showed it (or ``fresh``: a new message)."""
+        changed since the table message last showed it (or ``fresh``: a new message).
+        Without ``refresh`` (no checkpoint since: an in-action step) the table keeps the
+        image it has; its text tells the step."""
         match = live.match
         assert match is not None
         key = _view_key(match, live.lang)
         name = board_name(live.mid)
-        if key == live.table_view and not fresh:
-            return Image(name, None)
+        if not fresh and (key == live.table_view or not refresh):
+            # The message keeps what it shows (no gallery when it never had an image).
+            return Image(name, None) if live.table_view is not None else None
         cached = self._table_pngs.get(live.mid)
         data = cached[1] if cached is not None and cached[0] == key else None
         if data is None:
@@ -276,7 +282,8 @@ class PostingMixin(Base):
             }
         )
         fresh = not live.table_open
-        image = await self._image(live, fresh=fresh)
+        refresh = bool(plan.events) and match.game.checkpoint(plan.events)
+        image = await self._image(live, fresh=fresh, refresh=refresh)
         lines = present.log_lines(live.batch, live.lang)
         msg = table_msg(
             live.mid,
