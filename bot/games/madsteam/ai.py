@@ -7,9 +7,10 @@ and comfort), plans the order of its heroes' moves, hunts for the most food,
 repairs, resolves the best event, climbs every comfort step and recruits only
 into occupied rooms; ``hard`` plays as ``medium`` and also recruits by the
 score (survivors count only up to comfort: it opens the rooms its kept cans can
-feed and, in the last round, recruits up to the comfort it can still reach) and
-climbs comfort only while it is below the survivors it may still have, keeping
-wood, metal and chips for repairs and events. Any other level id plays ``hard``.
+feed and, in the last round, recruits up to the comfort it can still reach),
+keeps the price of the best event before repairing (an event pays 2-3 points,
+a repair 1), and climbs comfort only while it is below the survivors it may
+still have, keeping wood, metal and chips for repairs and events. Any other level id plays ``hard``.
 """
 
 from __future__ import annotations
@@ -124,6 +125,8 @@ def choose(view: MSView, d: Decision, rnd: random.Random, level: str = HARD) -> 
     if isinstance(ask, Allocation):
         if strong and d.kind == "recruit":
             return _recruit(view, me, ask)
+        if strong and d.kind == "repair":
+            return _repair(view, me, ask)
         return _allocate(view, me, d, ask, hard)
     return d.options[0].id
 
@@ -338,6 +341,35 @@ def _comfort(view: MSView, me: PlayerView, d: Decision) -> list[str]:
     return picked
 
 
+def _repair(view: MSView, me: PlayerView, ask: Allocation) -> dict[str, int]:
+    """Réparation for ``hard``: an event gives 2-3 points for about 3 resources, a repair
+    1 (2 when it completes a symbol), and repairs come first in the shelter phase: it
+    keeps what the best event it can pay costs, then repairs symbol-completing objects
+    first with the rest."""
+    left = dict(me.resources)
+    events = [e for e in view.events_active if all(left.get(k, 0) >= v for k, v in e.cost.items())]
+    if events:
+        top = max(events, key=lambda e: (e.points, -sum(e.cost.values())))
+        for k, v in top.cost.items():
+            left[k] -= v
+    halves: dict[str, set[str]] = {}
+    for o in me.active:
+        halves.setdefault(o.symbol, set()).add(o.half)
+    objs = [o for o in me.inactive if ask.quantity(f"obj-{o.id}") is not None]
+    objs.sort(key=lambda o: o.half in halves.get(o.symbol, set()) or not halves.get(o.symbol))
+    amounts = {q.id: 0 for q in ask.quantities}
+    for obj in objs:
+        cost: dict[str, int] = {}
+        for c in obj.cost:
+            cost[c] = cost.get(c, 0) + 1
+        if all(left.get(k, 0) >= v for k, v in cost.items()):
+            amounts[f"obj-{obj.id}"] = 1
+            for k, v in cost.items():
+                left[k] -= v
+            halves.setdefault(obj.symbol, set()).add(obj.half)
+    return amounts
+
+
 def _comfort_reach(me: PlayerView) -> int:
     """The comfort gauge after this round's step 5 if every affordable step is bought."""
     steps = sum(1 for r in ("wood", "metal", "chips") if me.resources[r] >= 2)
@@ -374,7 +406,7 @@ def _recruit(view: MSView, me: PlayerView, ask: Allocation) -> dict[str, int]:
         if qid in empty and not last:
             cost = _room(me, qid).cost
             kept_after = kept - max(0, (spent + add) * price - perish)
-            if cost > 0 and (add < 2 or kept_after < me.feed_cost + extra_cost + cost):
+            if cost > 0 and (add < 2 or kept_after < extra_cost + cost):
                 continue
             extra_cost += cost
         amounts[qid] = add
