@@ -25,6 +25,7 @@ def test_three_levels_are_declared_strongest_first() -> None:
     info = get_game("madsteam").info
     assert [lv.id for lv in info.ai_levels] == ["hard", "medium", "easy"]
     for lv in info.ai_levels:
+        assert lv.summary is not None
         assert lv.names.fr and lv.names.en and lv.summary.fr and lv.summary.en
 
 
