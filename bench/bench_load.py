@@ -500,11 +500,11 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
         "think": args.think,
         "load_before": os.getloadavg()[0],
         "cores": os.cpu_count() or 1,
-        "freeze": args.freeze,
+        "long_lived": args.long_lived,
     }
     fresh_seed = bot.gm.lobby.new_seed
-    frozen = ArenaBot.freeze_gc
-    ArenaBot.freeze_gc = args.freeze  # as deployed (ShardedArenaBot) unless --no-freeze
+    deployed = ArenaBot.long_lived
+    ArenaBot.long_lived = args.long_lived  # as deployed (ShardedArenaBot) unless --cold
     seeds = iter(range(10**9))
     bot.gm.lobby.new_seed = lambda: f"load-{next(seeds)}"  # the matches' dice are fixed
     with tempfile.TemporaryDirectory() as tmp:
@@ -580,7 +580,7 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
                 await d.stop()
             thinking.shutdown()  # the AI worker processes
             bot.gm.lobby.new_seed = fresh_seed
-            ArenaBot.freeze_gc = frozen
+            ArenaBot.long_lived = deployed
             gc.unfreeze()
     return fig
 
@@ -650,7 +650,7 @@ def report(fig: dict[str, Any]) -> str:
         f"{fig['clicks']} clicks ({fig['result_clicks']} changed a channel), "
         f"{fig['matches_started']} matches opened and {fig['matches_ended']} finished "
         f"while measuring; {fig['full_gcs']} full garbage collections "
-        f"(worst {fig['full_gc_worst_ms']:.0f} ms, start-up frozen: {fig['freeze']}); "
+        f"(worst {fig['full_gc_worst_ms']:.0f} ms, start-up frozen and AI workers started before the clicks: {fig['long_lived']}); "
         f"{fig['timeouts']} clicks not done in {CLICK_TIMEOUT:.0f} s; "
         f"client errors {fig['client_errors'] or 'none'}; "
         f"{fig['unattributed_calls']} Discord calls outside clicks; "
@@ -676,10 +676,10 @@ def main(argv: list[str] | None = None) -> int:
         help="idle matches per game reloaded under tracemalloc",
     )
     parser.add_argument(
-        "--no-freeze",
-        dest="freeze",
+        "--cold",
+        dest="long_lived",
         action="store_false",
-        help="do not freeze start-up objects out of the garbage collector (before/after)",
+        help="boot as tests do: no gc.freeze, AI workers started by the first searches",
     )
     args = parser.parse_args(argv)
     print(report(asyncio.run(bench(args))))

@@ -25,7 +25,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from bot.gm import Clock, GameMaster, SystemClock
+from bot.gm import Clock, GameMaster, SystemClock, thinking
 from bot.gm.base import tune_threads
 from bot.store import Store
 from bot.store.backend import is_postgres_url
@@ -48,12 +48,14 @@ DAY = 86400.0
 
 
 class ArenaBot(commands.Bot):
-    freeze_gc = False
-    """Once ready, move what start-up loaded (modules, game data, recovered matches) out of
-    the garbage collector's sight (``gc.freeze``): full collections then scan only what was
-    made since, and pause the event loop far less (issue 16 item 5). The deployed bot
-    (:class:`ShardedArenaBot`) and ``bench/bench_load.py`` set it; tests booting many bots
-    in one process leave it off (frozen objects are never collected)."""
+    long_lived = False
+    """Start-up settles a long-lived process for a calm event loop (issue 16 item 5): the AI
+    worker processes are started before the first click (in a thread: starting one blocks),
+    and, once ready, what start-up loaded (modules, game data, recovered matches) is moved
+    out of the garbage collector's sight (``gc.freeze``), so full collections scan only what
+    was made since. The deployed bot (:class:`ShardedArenaBot`) and ``bench/bench_load.py``
+    set it; tests booting many bots in one process leave it off (frozen objects are never
+    collected, and the worker processes would outlive each test)."""
 
     def __init__(
         self,
@@ -95,7 +97,8 @@ class ArenaBot(commands.Bot):
         if self.sync_commands:
             await self.sync_tree()
         await self.gm.recover()
-        if self.freeze_gc:
+        if self.long_lived:
+            await asyncio.to_thread(thinking.warm)
             gc.collect()
             gc.freeze()
         if self.tick_seconds:
@@ -155,7 +158,7 @@ class ShardedArenaBot(ArenaBot, commands.AutoShardedBot):
     count, all shards here (one process); set both to split the shards between
     processes sharing a PostgreSQL database."""
 
-    freeze_gc = True
+    long_lived = True
 
 
 def run_bot(

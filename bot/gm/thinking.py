@@ -102,6 +102,23 @@ def pool() -> ProcessPoolExecutor | None:
     return _pool
 
 
+def warm() -> None:
+    """Start the pool's worker processes now; blocking, so call it in a thread at start-up.
+
+    Why: a worker is otherwise started by the first searches, on the event loop, and each
+    start waits for the fork server (the first for seconds: the server imports the games),
+    stalling every match meanwhile (issue 16 item 5, measured by ``bench/bench_load.py``).
+    """
+    executor = pool()
+    if executor is None:
+        return
+    try:
+        for started in [executor.submit(os.getpid) for _ in range(WORKERS)]:
+            started.result()
+    except (BrokenProcessPool, OSError) as exc:
+        log.warning("AI worker processes could not start (%s); they start on first use", exc)
+
+
 def shutdown() -> None:
     """Stop the worker processes (tests, the bot's exit); the next search starts anew."""
     global _pool

@@ -25,7 +25,7 @@ def bench() -> ModuleType:
 
 async def test_a_small_run_plays_every_game_and_prints_every_figure(bench: ModuleType) -> None:
     args = argparse.Namespace(
-        live=12, active=6, seconds=4.0, think=0.0, memory_sample=2, freeze=True
+        live=12, active=6, seconds=4.0, think=0.0, memory_sample=2, long_lived=True
     )
     fig = await bench.bench(args)
     # Every live match is in memory: the idle ones recovered, the active ones opened.
