@@ -543,7 +543,7 @@ class Fuzzer:
             await self.rnd.choices(funcs, weights)[0]()
 
 
-def _tiny_png(self: Any, view: Any, lang: str = "en") -> bytes:
+def _tiny_png(self: Any, view: Any, lang: str = "en", decision: Any = None) -> bytes:
     buf = io.BytesIO()
     Image.new("RGB", (4, 4)).save(buf, "PNG")
     return buf.getvalue()

@@ -74,7 +74,7 @@ def style(level: str | None) -> Style:
 AI_LEVELS = [
     LevelInfo(
         id=HARD,
-        names=Text(fr="Coriace", en="Hard"),
+        names=Text(fr="Difficile", en="Hard"),
         summary=Text(
             fr="Prévoit où seront les adversaires quand il agira, garde sa botte secrète pour un coup sûr et se met à l'abri blessé.",
             en="Foresees where its adversaries will stand when it acts, keeps its secret move for a sure blow and takes cover when wounded.",

@@ -41,7 +41,7 @@ def test_levels_are_declared_with_names_and_the_default_first() -> None:
     for lv in levels:
         assert lv.names.fr and lv.names.en and lv.summary is not None
     assert [lv.names.en for lv in levels] == ["Hard", "Medium", "Easy"]
-    assert [lv.names.fr for lv in levels] == ["Coriace", "Moyen", "Facile"]
+    assert [lv.names.fr for lv in levels] == ["Difficile", "Moyen", "Facile"]
 
 
 def test_each_level_plays_through_match_ai_choice_deterministically() -> None:
