@@ -637,7 +637,12 @@ def report(fig: dict[str, Any]) -> str:
             )
             for g, v in kb.items()
         ),
-        ("RSS growth per idle live match (all games)", f"{fig['rss_per_idle_kb']:.1f} kB", "", ""),
+        (
+            "RSS growth over boot per idle match (bot start-up included)",
+            f"{fig['rss_per_idle_kb']:.1f} kB",
+            "",
+            "",
+        ),
     ]
     lines = [
         f"## Load: {fig['live_now']} live matches, {fig['active']} active, "

@@ -7,8 +7,12 @@ load the values printed on its own cards through the host option ``cards``.
 
 from __future__ import annotations
 
+import hashlib
+import json
+import weakref
+from collections.abc import Callable
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -196,3 +200,41 @@ def load_cards(path: str | Path | None = None, data: str | None = None) -> CardS
     (option ``cards``: a file on the bot's host); neither means the project's file.
     """
     return CARD_FILE.load(path, data)
+
+
+_SHARED: weakref.WeakValueDictionary[str, CardSet] = weakref.WeakValueDictionary()
+"""Card sets in use, by a hash of their content (kept while a live match holds one)."""
+
+
+def _content_key(data: Any) -> str | None:
+    try:
+        text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    except (TypeError, ValueError):
+        return None
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def shared_card_set(value: Any, build: Callable[[Any], CardSet]) -> CardSet:
+    """One card set object per content, shared by every live match that plays with it.
+
+    Why (issue 16 item 5): a card set is about 47 kB in memory and every match holds
+    one; most hold the project's file, groups their own upload. It is still dumped
+    with each match's state, so a snapshot and a replay need nothing else; only the
+    objects in memory are shared (card sets are never changed once validated).
+    ``value`` is what the state is built from (stored JSON or a set), ``build`` the
+    validation run when this content is not in use yet.
+    """
+    raw = value.model_dump(mode="json") if isinstance(value, CardSet) else value
+    key = _content_key(raw)
+    found = _SHARED.get(key) if key is not None else None
+    if found is not None:
+        return found
+    cards = value if isinstance(value, CardSet) else build(value)
+    canonical = _content_key(cards.model_dump(mode="json"))
+    assert canonical is not None  # a validated set dumps to JSON
+    found = _SHARED.get(canonical)
+    if found is None:
+        found = _SHARED.setdefault(canonical, cards)
+    if key is not None and key != canonical:
+        _SHARED[key] = found
+    return found

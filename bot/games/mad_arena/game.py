@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import random
 from typing import Any
 
@@ -154,7 +155,8 @@ class MadArena(Game[MAState, MAView]):
         )
 
     def copy(self, state: MAState) -> MAState:
-        return state.model_copy(deep=True)
+        # The card set is shared between matches and never changed: not copied.
+        return copy.deepcopy(state, {id(state.cards): state.cards})
 
     def round_label(self, state: MAState) -> int:
         return state.round

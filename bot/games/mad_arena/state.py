@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, ValidatorFunctionWrapHandler, field_validator
 
 from bot.engine.text import Text
-from bot.games.mad_arena.cards import Card, CardSet, FighterData
+from bot.games.mad_arena.cards import Card, CardSet, FighterData, shared_card_set
 
 
 class Trophy(BaseModel):
@@ -86,6 +86,12 @@ class MAState(BaseModel):
     result_scores: dict[int, float] = Field(default_factory=dict)
     result_text: Text | None = None
     result_shared: bool = False
+
+    @field_validator("cards", mode="wrap")
+    @classmethod
+    def _shared_cards(cls, value: Any, handler: ValidatorFunctionWrapHandler) -> CardSet:
+        """Matches playing the same cards share one card set in memory (issue 16 item 5)."""
+        return shared_card_set(value, handler)
 
     # --- helpers -----------------------------------------------------------------
     @property
