@@ -258,11 +258,11 @@ def test_arena_attack_names_the_target_both_dice_and_then_the_remaining_steps() 
     assert legend in msg.content
     en = decision_msg(1, 0, x, "Ann", "en", info=ARENA.info)
     assert any(b.label.startswith("Attack Bob on D5 · 🗡️") for row in buttons(en) for b in row)
-    # After the attack: the remaining steps, said so.
-    play(state, 0, "atk1", dice=[6, 6, 6, 1])
+    # After the attack: the remaining move, said so.
+    play(state, 0, "atk1", dice=[6, 1])
     [after] = ARENA.pending(state)
     content = decision_msg(1, 0, after, "Ann", "fr", info=ARENA.info).content
-    assert "**Ann** en D4 : encore 3 cases, attaque faite." in content
+    assert "**Ann** en D4 : encore 1 case, attaque faite." in content
     assert not any(o.id.startswith("atk") for o in after.options)
 
 
