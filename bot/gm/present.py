@@ -16,12 +16,10 @@ from bot.engine.seating import SeatChoice, active_choices
 from bot.engine.vocabulary import LevelInfo
 from bot.gm import timers as tm
 from bot.gm.ids import Hand, lobby_id
-from bot.gm.msg import Attachment, Button, Embed, Msg, Row, Select, SelectOption, clip
+from bot.gm.msg import Button, Embed, Msg, Row, Select, SelectOption, clip
 from bot.i18n import t
 
 COLOUR = 0xE0A030
-EMBED_CHUNK = 3900
-CONTENT_CHUNK = 1900
 AI_LEVEL_KEY = "_ai_level"
 UPLOAD_NAME_KEY = "_upload_name"
 """The name of the file uploaded with ``/arena start`` (shown in the lobby)."""
@@ -580,33 +578,3 @@ def round_msg(
 
 def log_lines(events: list[AnyEvent], lang: str) -> list[str]:
     return [e.text.get(lang) for e in events if e.visible_to is None]
-
-
-def chunk_lines(lines: list[str], first: int, rest: int) -> list[str]:
-    """Split log lines into message-sized chunks (a line longer than a chunk is cut)."""
-    chunks: list[str] = []
-    cur = ""
-    limit = first
-    for line in lines:
-        line = clip(line, limit)
-        if cur and len(cur) + 1 + len(line) > limit:
-            chunks.append(cur)
-            cur = ""
-            limit = rest
-        cur = f"{cur}\n{line}" if cur else line
-    if cur:
-        chunks.append(cur)
-    return chunks
-
-
-def step_msgs(title: str, lines: list[str], image: bytes | None, filename: str) -> list[Msg]:
-    """An image with its dice log: one embed, then plain follow-up chunks."""
-    chunks = chunk_lines(lines, EMBED_CHUNK, CONTENT_CHUNK)
-    embed = Embed(title=clip(title, 256), description=chunks[0] if chunks else None, colour=COLOUR)
-    files = []
-    if image:
-        embed.image = filename
-        files.append(Attachment(filename, image))
-    out = [Msg(embeds=[embed], files=files)]
-    out += [Msg(content=c) for c in chunks[1:]]
-    return out
