@@ -166,7 +166,7 @@ def card_score(view: UWView, me: FighterView, c: CardView) -> float:
     foes = [t for t in enemies(view, me) if not t.acted]
     threat = 0.25 * len(foes) * (2.0 if me.hp <= 3 else 1.0)
     value += threat * c.defence
-    value += 0.12 * c.initiative
+    value += 0.8 * c.initiative
     value += 0.15 * c.move
     if c.special == "kamikaze":
         value += 0.5 if me.hp <= 3 else -2.0
