@@ -111,22 +111,16 @@ class LobbyMixin(ApplyMixin):
         settings = await self.store.guild_settings(guild_id)
         locale = settings.locale or guild_locale or "en"
         mlang = lang_of(locale)
-        thread_id: int | None = None
-        note = ""
-        if settings.use_threads:
-            thread_id = await self.publisher.create_thread(
-                channel_id, f"{info.names.get(mlang)} — {actor.name}"[:100]
-            )
-            if thread_id is None:
-                note = "\n" + t(lang, "lobby.no_thread")
-        if thread_id is None:
-            existing = await self.store.active_in_channel(channel_id)
-            if existing is not None:
-                return Reply.say(t(lang, "err.busy", mid=existing.id))
+        # A thread per match is the default (issue 11.2): made at Start, when the host
+        # has not turned the lobby's toggle off; the lobby itself stays in the channel.
+        options.setdefault(present.THREAD_KEY, True)
+        existing = await self.store.active_in_channel(channel_id)
+        if existing is not None:
+            return Reply.say(t(lang, "err.busy", mid=existing.id))
         mid = await self.store.create_lobby(
             guild_id=guild_id,
             channel_id=channel_id,
-            thread_id=thread_id,
+            thread_id=None,
             host_id=actor.user_id,
             game=info.id,
             mode=mode_info.id,
@@ -142,7 +136,7 @@ class LobbyMixin(ApplyMixin):
         msg = present.lobby_msg(mid, rec.game, rec.mode, rec.options, rec.seats, rec.host_id, mlang)
         await self._post(live, msg, role="lobby")
         where = f"<#{live.target}>"
-        return Reply.say(t(lang, "lobby.opened", mid=mid, where=where) + note)
+        return Reply.say(t(lang, "lobby.opened", mid=mid, where=where))
 
     async def _load_upload(
         self, info: GameInfo, mode: str, options: dict[str, Any], upload: Upload, lang: str
@@ -351,7 +345,8 @@ class LobbyMixin(ApplyMixin):
         info: GameInfo, options: dict[str, Any], seats: list[SeatSpec], value: str
     ) -> bool:
         """Apply one value of the lobby's options menu, if the menu offers exactly it."""
-        offered = {v: s for v, _, s in present.lobby_settings(info, "en")}
+        thread = present.THREAD_KEY in options
+        offered = {v: s for v, _, s in present.lobby_settings(info, "en", thread=thread)}
         setting = offered.get(value)
         if setting is None:
             return False
@@ -391,6 +386,8 @@ class LobbyMixin(ApplyMixin):
         live.timers = tm.timers(rec.options)
         await self._save_timers(rec.id, live.timers)  # kept by start_match
         lang = live.lang
+        where = await self._move_to_thread(live, actor)
+        rec = live.rec
         closed = present.lobby_msg(
             rec.id,
             rec.game,
@@ -399,7 +396,7 @@ class LobbyMixin(ApplyMixin):
             rec.seats,
             rec.host_id,
             lang,
-            closed=t(lang, "lobby.started"),
+            closed=t(lang, "lobby.started") + "\n" + where,
         )
         info = match.game.info
         intro = Msg(
@@ -426,3 +423,22 @@ class LobbyMixin(ApplyMixin):
             live, match, [Out("edit", closed, role="lobby", create=False), Out("post", intro)]
         )
         return Reply(update=closed)
+
+    async def _move_to_thread(self, live: Live, actor: Actor) -> str:
+        """Issue 11.2: the match gets its own thread at Start unless the host turned the
+        lobby's toggle off. Where the bot may not make one (no permission, the lobby is
+        itself in a thread), the match stays in the channel. Returns the line the closed
+        lobby shows about where the match is played."""
+        rec = live.rec
+        lang = live.lang
+        if rec.thread_id is not None or not rec.options.get(present.THREAD_KEY):
+            return t(lang, "watch.played_in", where=f"<#{live.target}>")
+        name = f"{get_game(rec.game).info.names.get(lang)} #{rec.id} — {actor.name}"
+        thread_id = await self.publisher.create_thread(rec.channel_id, name[:100])
+        if thread_id is None:
+            return t(lang, "watch.no_thread")
+        await self.store.set_thread(rec.id, thread_id)
+        fresh = await self.store.get(rec.id, snapshot=False)
+        if fresh is not None:
+            live.rec = fresh
+        return t(lang, "watch.played_in", where=f"<#{thread_id}>")

@@ -28,6 +28,9 @@ SEAT_CHOICES_KEY = "_seat_choices"
 store keeps a lobby's seats without them, and a seat's index moves when someone leaves."""
 SEAT_FOCUS_KEY = "_seat_focus"
 """The seat the host's seat menu shows, when every seat's values do not fit in it."""
+THREAD_KEY = "_thread"
+"""The host's "play in a thread" toggle (present in a lobby opened where a thread may be
+made): the match gets its own thread at Start, else it is played in the lobby's channel."""
 LEVEL = "_level"
 """The host seat menu's entries that set an AI seat's level (not a game's choice id)."""
 
@@ -284,12 +287,20 @@ class OptionSetting:
 Setting = TimerSetting | LevelSetting | OptionSetting
 
 
-def lobby_settings(info: GameInfo, lang: str) -> list[tuple[str, str, Setting]]:
+def lobby_settings(
+    info: GameInfo, lang: str, *, thread: bool = False
+) -> list[tuple[str, str, Setting]]:
     """(value, label, what it does) for each entry of the lobby's options menu, as offered.
 
     A value the host sends is looked up here exactly; nothing else is ever read from it.
+    ``thread``: the lobby offers the "play in a thread" toggle (first, never cut).
     """
     out: list[tuple[str, str, Setting]] = []
+    if thread:
+        out += [
+            ("th:1", t(lang, "watch.thread_on"), OptionSetting(THREAD_KEY, True)),
+            ("th:0", t(lang, "watch.thread_off"), OptionSetting(THREAD_KEY, False)),
+        ]
     level_spec = level_option(info)
     for i, spec in enumerate(info.options):
         name = spec.names.get(lang)
@@ -357,9 +368,11 @@ def lobby_settings(info: GameInfo, lang: str) -> list[tuple[str, str, Setting]]:
     return out[:25]
 
 
-def lobby_option_entries(info: GameInfo, lang: str) -> list[tuple[str, str]]:
+def lobby_option_entries(
+    info: GameInfo, lang: str, *, thread: bool = False
+) -> list[tuple[str, str]]:
     """(value, label) pairs the host can pick in the lobby's options menu."""
-    return [(value, label) for value, label, _ in lobby_settings(info, lang)]
+    return [(value, label) for value, label, _ in lobby_settings(info, lang, thread=thread)]
 
 
 def lobby_msg(
@@ -396,6 +409,8 @@ def lobby_msg(
         level = next((lv for lv in info.ai_levels if lv.id == options[AI_LEVEL_KEY]), None)
         shown = level.names.get(lang) if level else str(options[AI_LEVEL_KEY])
         opts.append(t(lang, "lobby.ai_level", level=shown))
+    if THREAD_KEY in options:
+        opts.append(t(lang, "watch.thread_yes" if options[THREAD_KEY] else "watch.thread_no"))
     tmr = tm.timers(options)
     opts.append(
         t(
@@ -461,7 +476,7 @@ def lobby_msg(
                 ],
             )
         )
-    entries = lobby_option_entries(info, lang)
+    entries = lobby_option_entries(info, lang, thread=THREAD_KEY in options)
     if entries:
         rows.append(
             Select(

@@ -375,6 +375,15 @@ class Store:
                 "UPDATE matches SET updated_at = ? WHERE id = ?", (self._clock(), match_id)
             )
 
+    async def set_thread(self, match_id: int, thread_id: int) -> None:
+        """The lobby's match will be played in ``thread_id`` (made at Start)."""
+        async with self._write() as db:
+            await self._expect_status(db, match_id, ("lobby",))
+            await db.execute(
+                "UPDATE matches SET thread_id = ?, updated_at = ? WHERE id = ?",
+                (thread_id, self._clock(), match_id),
+            )
+
     async def start_match(
         self,
         match_id: int,

@@ -209,7 +209,13 @@ class Driver:
 
     # --- reading what Discord received ----------------------------------------------------
     def public(self, channel_id: int | None = None) -> list[FakeMessage]:
-        return self.fake.messages_in(channel_id or self.channel_id)
+        """A channel's messages; by default the test channel's and its threads' (a match
+        is played in its own thread where one can be made), oldest first."""
+        if channel_id is not None:
+            return self.fake.messages_in(channel_id)
+        chans = [self.channel_id] + [int(t["id"]) for t in self.fake.threads(self.channel_id)]
+        found = [m for c in chans for m in self.fake.messages_in(c)]
+        return sorted(found, key=lambda m: m.id)
 
     def ephemerals(self, user: Json) -> list[FakeMessage]:
         return self.fake.ephemerals_for(int(user["id"]))
