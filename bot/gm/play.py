@@ -143,7 +143,7 @@ class PlayMixin(ApplyMixin):
         if live.match is None:
             return Reply.say(t(lang, "err.not_started"))
         if not self._seats_of(live, actor.user_id):
-            return Reply.say(t(lang, "err.not_your_seat"))
+            return self._spectator(actor)
         seats = self._seats_of(live, actor.user_id)
         if any(live.match.seats[i].ai for i in seats) and not self._mine(live, actor.user_id):
             return Reply(private=await self._boards(live, seats, lang, t(lang, "err.autopilot")))
@@ -229,6 +229,8 @@ class PlayMixin(ApplyMixin):
                     return reply
                 return await self._stale(live, actor)
             if match.seats[d.seat].user_id != actor.user_id:
+                if not self._seats_of(live, actor.user_id):
+                    return self._spectator(actor)
                 return Reply.say(t(lang, "err.not_your_seat"))
             if isinstance(c, ids.Draft) != d.structured:
                 return Reply.say(t(lang, "err.not_offered"))  # a draft id on a plain prompt...
@@ -506,6 +508,12 @@ class PlayMixin(ApplyMixin):
             if texts:
                 await self.publisher.dm(uid, Msg(content=clip("\n".join(texts), CONTENT_MAX)))
 
+    @staticmethod
+    def _spectator(actor: Actor) -> Reply:
+        """Issue 11.8: someone without a seat is told they are watching, and how to play
+        the next match; never "not your seat" as if they had another one."""
+        return Reply.say(t(actor.lang, "watch.spectator"))
+
     async def _stale(self, live: Live, actor: Actor) -> Reply:
         reply = await self._hand(live, actor, intro=t(actor.lang, "err.stale"))
         reply.strip = True
@@ -524,7 +532,7 @@ class PlayMixin(ApplyMixin):
             mine = self._mine(live, actor.user_id)
             if not mine:
                 if not self._seats_of(live, actor.user_id):
-                    return Reply.say(t(lang, "err.not_your_seat"))
+                    return self._spectator(actor)
                 return Reply.say(t(lang, "err.nothing_awaited"))
             match = live.match
             for d in mine:
