@@ -64,7 +64,9 @@ from tests.harness import runner  # noqa: E402
 from tests.harness.fake_discord import (  # noqa: E402
     CURRENT_INTERACTION,
     Call,
+    FakeDiscord,
     FakeInteraction,
+    FakeMessage,
 )
 
 Json = dict[str, Any]
@@ -220,20 +222,32 @@ class Stats:
     matches_ended: int = 0
 
 
-def is_public(call: Call, public: set[int]) -> bool:
-    """A call that changes what a channel shows everyone."""
+def is_public(call: Call, fake: FakeDiscord, fi: FakeInteraction) -> bool:
+    """A call of click ``fi`` that changes what a channel shows everyone: a post, edit or
+    deletion in a guild channel or thread (not a DM), a non-ephemeral interaction reply,
+    or an update of a public message (the clicked one, or the reply's own)."""
     if call.method not in ("POST", "PATCH", "DELETE"):
         return False
-    if call.route_template.startswith("/channels/"):
-        parts = call.path.split("/")
-        return len(parts) > 2 and parts[2].isdigit() and int(parts[2]) in public
+    parts = call.path.split("/")
     body = call.json or {}
+    if call.route_template.startswith("/channels/"):
+        channel = fake.channels.get(int(parts[2])) if parts[2].isdigit() else None
+        return channel is not None and channel.get("type") != P.DM
     if call.route_template.endswith("/callback"):
         if body.get("type") == 7:  # an update of the clicked message
-            return not (body.get("data") or {}).get("flags", 0) & P.EPHEMERAL
+            clicked = fake.messages.get(fi.message_id or 0)
+            return clicked is not None and not clicked.ephemeral
         if body.get("type") == 4:
             return not ((body.get("data") or {}).get("flags") or 0) & P.EPHEMERAL
         return False
+    if call.route_template.startswith("/webhooks/"):
+        if call.method == "POST":  # a followup
+            return not (body.get("flags") or 0) & P.EPHEMERAL
+        target = fi.original_message_id if parts[-1] == "@original" else None
+        if target is None and parts[-1].isdigit():
+            target = int(parts[-1])
+        message = fake.messages.get(target or 0)
+        return message is not None and not message.ephemeral
     return False
 
 
@@ -263,9 +277,6 @@ class LoadDriver(Driver):
         self.stats = Stats()
         self.think = 0.0
         self.tasks: ClickTasks | None = None
-        self.public_ids: set[int] = {int(c["id"]) for c in self.slot_channels}
-        self.public_ids |= {int(c["id"]) for c in self.idle_channels}
-        self.public_ids.add(self.channel_id)
         self.measuring = False
 
     async def settle(self, *, allow_errors: bool = False) -> None:
@@ -289,7 +300,7 @@ class LoadDriver(Driver):
                 s.acks.append(fi.ack_delay)
             calls = self.fake.interaction(fi.id).calls
             s.calls += len(calls)
-            public = [c for c in calls if is_public(c, self.public_ids)]
+            public = [c for c in calls if is_public(c, self.fake, fi)]
             s.public_calls += len(public)
             if public:
                 s.results.append(max(c.time for c in public) - fi.dispatched_at)
@@ -366,7 +377,21 @@ class Client:
         self.humans = humans[: self.setup.humans]
         self.rnd = random.Random(seed)
         self.mid: int | None = None
+        self.table_channel = self.channel_id
+        """Where the match's table is: the slot's channel, or the match's own thread."""
         self.round = 0
+
+    def table(self) -> tuple[int, FakeMessage]:
+        """The newest table of the slot (its channel and its threads) and where it is."""
+        d = self.d
+        chans = [self.channel_id] + [int(t["id"]) for t in d.fake.threads(self.channel_id)]
+        found: list[tuple[int, FakeMessage]] = []
+        for ch in chans:
+            with contextlib.suppress(AssertionError):
+                found.append((ch, d.round_message(ch)))
+        if not found:
+            raise AssertionError(f"no table in channel {self.channel_id} or its threads")
+        return max(found, key=lambda cm: cm[1].id)
 
     async def open(self) -> None:
         """``/arena start`` in the slot's channel, the others join, AI seats, Start."""
@@ -385,7 +410,7 @@ class Client:
         for _ in range(s.ai):
             await d.press(host, d.fake.message(lobby.id), "Add AI")
         await d.press(host, d.fake.message(lobby.id), "Start")
-        board = d.round_message(self.channel_id)
+        self.table_channel, board = self.table()
         self.mid = int(d.fake.components(board)[0]["custom_id"].split(":")[1])
         d.stats.matches_started += 1
 
@@ -407,14 +432,14 @@ class Client:
         user = d.user_by_id(match.seats[x.seat].user_id)
         if x.structured:
             choice = random_choice(x, self.rnd) or match.ai_choice(x)
-            await d.answer_draft(user, x, choice, channel_id=self.channel_id)
+            await d.answer_draft(user, x, choice, channel_id=self.table_channel)
         else:
             option = (
                 no_tiebreak(x, self.rnd)
                 if match.game_id == "mad"
                 else self.rnd.choice(x.options).id
             )
-            await d.answer(user, x, option, channel_id=self.channel_id)
+            await d.answer(user, x, option, channel_id=self.table_channel)
 
     async def run(self, until: float) -> None:
         while time.perf_counter() < until:
