@@ -8,6 +8,7 @@ message, rate limits) are logged and swallowed: a click never crashes the bot.
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -18,8 +19,10 @@ from discord.ext import commands
 from bot.engine.registry import all_games
 from bot.gm import Actor, Reply, Upload, ids
 from bot.gm.lobby import UPLOAD_MAX
+from bot.gm.msg import Msg
 from bot.gm.posting import answering
 from bot.gm.present import ai_levels
+from bot.gm.retired import OpenPrompt
 from bot.i18n import lang_code, t
 from cogs.components import component_request
 from cogs.render import edit_kwargs, send_kwargs
@@ -167,27 +170,62 @@ class Arena(commands.Cog):
         return self.bot.gm
 
     # --- delivery ------------------------------------------------------------------------
-    async def deliver(self, interaction: discord.Interaction, reply: Reply) -> None:
+    async def deliver(
+        self, interaction: discord.Interaction, reply: Reply, held: OpenPrompt | None = None
+    ) -> None:
+        """``held``: the clicked private prompt, no longer watched while its click was
+        handled; watched again if the reply leaves it as it was (issue 11.8)."""
         if reply.update is not None and reply.update.secret and _public(interaction):
             # A seat's own board never replaces a public message: it goes privately instead.
             reply.private.insert(0, reply.update)
             reply.update = None
+        clicked = interaction.message
+        private_click = clicked is not None and clicked.flags.ephemeral
         if reply.update is not None:
             try:
                 await interaction.edit_original_response(**edit_kwargs(reply.update))
             except discord.HTTPException as exc:
                 log.warning("could not update the clicked message: %s %s", exc.status, exc.code)
+            else:
+                if clicked is not None and private_click:
+                    await self._shown(
+                        interaction, clicked.id, reply.update, interaction.edit_original_response
+                    )
         elif reply.strip:
             try:
                 await interaction.edit_original_response(view=None)
             except discord.HTTPException as exc:
                 log.warning("could not strip the clicked message: %s %s", exc.status, exc.code)
+        elif held is not None and clicked is not None:
+            self.gm.prompt_kept(clicked.id, held)
         for msg in reply.private:
             try:
-                await interaction.followup.send(ephemeral=True, **send_kwargs(msg))
+                sent = await interaction.followup.send(
+                    ephemeral=True, wait=True, **send_kwargs(msg)
+                )
             except discord.HTTPException as exc:
                 log.warning("could not send a private follow-up: %s %s", exc.status, exc.code)
                 return
+            await self._shown(interaction, sent.id, msg, sent.edit)
+
+    async def _shown(
+        self,
+        interaction: discord.Interaction,
+        message_id: int,
+        msg: Msg,
+        edit_fn: Callable[..., Awaitable[object]],
+    ) -> None:
+        """Tell the game master a private prompt is on screen, with how to edit it (the
+        interaction's webhook) once its decision no longer waits for it."""
+
+        async def edit(new: Msg) -> None:
+            await edit_fn(**edit_kwargs(new))
+
+        lang = lang_code(str(interaction.locale))
+        try:
+            await self.gm.prompt_shown(message_id, interaction.user.id, lang, msg, edit)
+        except Exception:
+            log.exception("watching prompt %s", message_id)
 
     async def _defer(self, interaction: discord.Interaction, *, component: bool = False) -> bool:
         try:
@@ -240,6 +278,7 @@ class Arena(commands.Cog):
         *,
         component: bool = False,
         guild: bool = True,
+        held: OpenPrompt | None = None,
     ) -> None:
         """Defer, run the game master's coroutine, deliver its reply.
 
@@ -260,7 +299,7 @@ class Arena(commands.Cog):
             except Exception:
                 log.exception("handling interaction %s", interaction.id)
                 reply = Reply.say(t(lang_code(str(interaction.locale)), "err.generic"))
-        await self.deliver(interaction, reply)
+        await self.deliver(interaction, reply, held)
         if mids:
             try:
                 await self.gm.deliver_later(mids)
@@ -352,7 +391,9 @@ class Arena(commands.Cog):
             coro = self.gm.hand(c.mid, actor)
         else:
             coro = self.gm.click(c, actor, values)
-        await self._run(interaction, coro, component=True, guild=False)
+        clicked = interaction.message
+        held = self.gm.prompt_clicked(clicked.id) if clicked is not None else None
+        await self._run(interaction, coro, component=True, guild=False, held=held)
 
     # --- commands ------------------------------------------------------------------------
     @arena.command(

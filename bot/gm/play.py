@@ -26,6 +26,7 @@ from bot.gm.prompts import (
     draft_msg,
     subject_name,
 )
+from bot.gm.retired import EDIT_WINDOW, OpenPrompt, PromptEdit, prompt_id, retired_msg, still_open
 from bot.i18n import CATALOGUES, t
 
 log = logging.getLogger(__name__)
@@ -44,6 +45,8 @@ class PlayMixin(ApplyMixin):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._seat_images: OrderedDict[ImageKey, bytes] = OrderedDict()
+        self._open_prompts: dict[int, dict[int, OpenPrompt]] = {}
+        """Private prompts players still have on screen, by match then message id."""
 
     # --- the seat's own board (issue 11 item 4, issue 13 item 5) --------------------------
     async def _seat_image(
@@ -271,6 +274,9 @@ class PlayMixin(ApplyMixin):
         lang = actor.lang
         match = live.match
         assert match is not None
+        for p in self._open_prompts.get(live.mid, {}).values():
+            if p.seat == d.seat and p.tag == key_tag(d.key):
+                p.by_player = True  # its other copies: "you answered it elsewhere"
         try:
             await self._commit(live, choice, ver, by_ai=False)
         except StaleDecision:
@@ -507,6 +513,72 @@ class PlayMixin(ApplyMixin):
             texts = await self._take_private(live, uid, lang)
             if texts:
                 await self.publisher.dm(uid, Msg(content=clip("\n".join(texts), CONTENT_MAX)))
+
+    # --- prompts on players' screens, retired truthfully (issue 11.8) ---------------------
+    async def prompt_shown(
+        self, message_id: int, user_id: int, lang: str, msg: Msg, edit: PromptEdit
+    ) -> None:
+        """The Discord layer showed ``msg`` privately to ``user_id`` as ``message_id``,
+        editable through ``edit``: kept until its decision no longer waits for it.
+        Shown after the match already moved on (an AI commit in between): retired now."""
+        c = prompt_id(msg)
+        live = self._live.get(c.mid) if c is not None else None
+        if c is None or live is None or live.match is None:
+            return
+        d = self._find(live, c.tag)
+        if d is None or live.match.seats[d.seat].user_id != user_id:
+            return
+        p = OpenPrompt(
+            mid=c.mid,
+            tag=c.tag,
+            ver=c.ver,
+            seat=d.seat,
+            lang=lang,
+            shown_at=self.clock.now(),
+            edit=edit,
+        )
+        self._open_prompts.setdefault(c.mid, {})[message_id] = p
+        await self._retire_prompts(live)
+
+    def prompt_clicked(self, message_id: int) -> OpenPrompt | None:
+        """A click on a shown prompt: its own answer replaces it, so it is no longer
+        retired by others' moves (given back by :meth:`prompt_kept` if it stays)."""
+        for prompts in self._open_prompts.values():
+            p = prompts.pop(message_id, None)
+            if p is not None:
+                return p
+        return None
+
+    def prompt_kept(self, message_id: int, p: OpenPrompt) -> None:
+        """The clicked prompt stays as it was (the click was refused): still watched."""
+        self._open_prompts.setdefault(p.mid, {})[message_id] = p
+
+    async def _after_commit(self, live: Live) -> None:
+        await super()._after_commit(live)
+        await self._retire_prompts(live)
+
+    async def _retire_prompts(self, live: Live) -> None:
+        """Edit every open prompt of the match whose decision no longer waits for it
+        (answered by the AI, the seat on autopilot, re-asked, the match over)."""
+        prompts = self._open_prompts.get(live.mid)
+        match = live.match
+        if not prompts or match is None:
+            return
+        now = self.clock.now()
+        for message_id, p in list(prompts.items()):
+            if now - p.shown_at > EDIT_WINDOW:
+                prompts.pop(message_id, None)  # no longer editable: a click gets err.stale
+                continue
+            if still_open(match, p):
+                continue
+            if prompts.pop(message_id, None) is None:
+                continue  # clicked meanwhile: its own answer replaces it
+            try:
+                await p.edit(retired_msg(match, p))
+            except Exception as exc:  # gone, token expired, rate limited: a click says stale
+                log.info("match %s: could not retire prompt %s: %s", live.mid, message_id, exc)
+        if not prompts or match.over:
+            self._open_prompts.pop(live.mid, None)
 
     @staticmethod
     def _spectator(actor: Actor) -> Reply:

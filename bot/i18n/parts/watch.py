@@ -16,6 +16,7 @@ EN: dict[str, str] = {
     "watch.retired": "This prompt is closed: {why}",
     "watch.by_ai": "the AI answered for **{who}** when the time ran out.",
     "watch.by_autopilot": "the AI is playing **{who}**'s seat.",
+    "watch.answered": "you answered it in another message.",
     "watch.moved_on": "the match has moved on.",
     "watch.match_over": "the match is over.",
 }
@@ -34,6 +35,7 @@ FR: dict[str, str] = {
     "watch.retired": "Ce choix est clos : {why}",
     "watch.by_ai": "l'IA a répondu pour **{who}** à la fin du temps imparti.",
     "watch.by_autopilot": "l'IA joue à la place de **{who}**.",
+    "watch.answered": "vous y avez répondu dans un autre message.",
     "watch.moved_on": "la partie a avancé depuis.",
     "watch.match_over": "la partie est terminée.",
 }
