@@ -111,9 +111,9 @@ class LobbyMixin(ApplyMixin):
         settings = await self.store.guild_settings(guild_id)
         locale = settings.locale or guild_locale or "en"
         mlang = lang_of(locale)
-        # A thread per match is the default (issue 11.2): made at Start, when the host
-        # has not turned the lobby's toggle off; the lobby itself stays in the channel.
-        options.setdefault(present.THREAD_KEY, True)
+        # A thread per match (issue 11.2): made at Start if the lobby's toggle is on (the
+        # server's setting, on unless a manager turned it off); the lobby stays here.
+        options.setdefault(present.THREAD_KEY, settings.use_threads)
         existing = await self.store.active_in_channel(channel_id)
         if existing is not None:
             return Reply.say(t(lang, "err.busy", mid=existing.id))

@@ -80,7 +80,9 @@ class Notice(BaseModel):
 class GuildSettings(BaseModel):
     guild_id: int
     locale: str | None = None
-    use_threads: bool = False
+    use_threads: bool = True
+    """The lobby's "play in a thread" default (issue 11.2): on for a server that never
+    chose (a server that only set its language before kept its stored "off")."""
 
 
 class UserPrefs(BaseModel):

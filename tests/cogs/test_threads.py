@@ -103,3 +103,20 @@ async def test_a_lobby_in_a_thread_plays_there(driver: Driver) -> None:
     assert [t["id"] for t in d.fake.threads(d.channel_id)] == [thread["id"]]
     assert d.round_message(tid).channel_id == tid
     assert "I could not open a thread here" in d.fake.message(lobby.id).text()
+
+
+async def test_the_server_setting_is_the_lobby_default(driver: Driver) -> None:
+    d = driver
+    ann, bob = d.users[:2]
+    fi = await d.slash(ann, "settings", manager=True)
+    assert "one thread per match: on" in d.reply_text(fi), "on where never chosen"
+    fi = await d.slash(ann, "settings", threads=False, manager=True)
+    assert "one thread per match: off" in d.reply_text(fi)
+    lobby = await _lobby(d, [ann, bob])
+    assert "Played in this channel" in lobby.text()
+    custom_id, value = _option(d, lobby, "Play in a thread")
+    await d.click(ann, lobby, custom_id, values=[value])
+    assert "Played in a thread of its own" in d.fake.message(lobby.id).text()
+    await d.press(ann, d.fake.message(lobby.id), "Start")
+    [thread] = d.fake.threads(d.channel_id)
+    assert d.round_message(int(thread["id"])).channel_id == int(thread["id"])

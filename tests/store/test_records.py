@@ -153,9 +153,9 @@ async def test_deadlines_upsert_remind_clear(store: Store) -> None:
 
 
 async def test_guild_settings_defaults_and_partial_updates(store: Store) -> None:
-    assert await store.guild_settings(5) == GuildSettings(
-        guild_id=5, locale=None, use_threads=False
-    )
+    assert await store.guild_settings(5) == GuildSettings(guild_id=5, locale=None, use_threads=True)
+    await store.set_guild_settings(5, use_threads=False)
+    assert await store.guild_settings(5) == GuildSettings(guild_id=5, use_threads=False)
     await store.set_guild_settings(5, use_threads=True)
     assert await store.guild_settings(5) == GuildSettings(guild_id=5, use_threads=True)
     await store.set_guild_settings(5, locale="fr")
