@@ -164,7 +164,7 @@ def card_score(view: UWView, me: FighterView, c: CardView) -> float:
     if ranged > 0:
         value += max((best_from(view, me, z, "ranged", ranged) for z in reach), default=0.0)
     foes = [t for t in enemies(view, me) if not t.acted]
-    threat = 0.25 * len(foes) * (2.0 if me.hp <= 3 else 1.0)
+    threat = 0.25 * len(foes) * (1.0 + 6.0 / max(1, me.hp))
     value += threat * c.defence
     value += 0.8 * c.initiative
     value += 0.15 * c.move
