@@ -189,7 +189,10 @@ class Arena(commands.Cog):
             else:
                 if clicked is not None and private_click:
                     await self._shown(
-                        interaction, clicked.id, reply.update, interaction.edit_original_response
+                        interaction,
+                        getattr(clicked, "id", None),
+                        reply.update,
+                        interaction.edit_original_response,
                     )
         elif reply.strip:
             try:
@@ -206,17 +209,21 @@ class Arena(commands.Cog):
             except discord.HTTPException as exc:
                 log.warning("could not send a private follow-up: %s %s", exc.status, exc.code)
                 return
-            await self._shown(interaction, sent.id, msg, sent.edit)
+            if sent is not None:
+                await self._shown(interaction, sent.id, msg, sent.edit)
 
     async def _shown(
         self,
         interaction: discord.Interaction,
-        message_id: int,
+        message_id: int | None,
         msg: Msg,
         edit_fn: Callable[..., Awaitable[object]],
     ) -> None:
         """Tell the game master a private prompt is on screen, with how to edit it (the
-        interaction's webhook) once its decision no longer waits for it."""
+        interaction's webhook) once its decision no longer waits for it. Best effort:
+        delivery never fails for it."""
+        if message_id is None:
+            return
 
         async def edit(new: Msg) -> None:
             await edit_fn(**edit_kwargs(new))

@@ -537,8 +537,19 @@ class PlayMixin(ApplyMixin):
             shown_at=self.clock.now(),
             edit=edit,
         )
+        self._forget_old_prompts(p.shown_at)
         self._open_prompts.setdefault(c.mid, {})[message_id] = p
         await self._retire_prompts(live)
+
+    def _forget_old_prompts(self, now: float) -> None:
+        """Prompts no longer editable are forgotten (also those of a match that ended
+        without a commit, such as an abandoned one)."""
+        for mid, prompts in list(self._open_prompts.items()):
+            for message_id, p in list(prompts.items()):
+                if now - p.shown_at > EDIT_WINDOW:
+                    prompts.pop(message_id, None)
+            if not prompts:
+                self._open_prompts.pop(mid, None)
 
     def prompt_clicked(self, message_id: int) -> OpenPrompt | None:
         """A click on a shown prompt: its own answer replaces it, so it is no longer

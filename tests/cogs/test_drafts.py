@@ -258,7 +258,13 @@ async def test_a_step_answered_elsewhere_or_another_copy_of_the_prompt(driver: D
     live = await d.live(1)
     await d.tick(live.timers["pick"] + 1)
     assert (await logged(d))[0].key == "many:s0"
-    fi = await d.click(ann, old, button(d, old, "Opal")["custom_id"])
+    # Both open copies now say so, without buttons (issue 11.8); a client still showing
+    # the old copy gets the plain answer.
+    for copy in (first, second):
+        shown = d.fake.message(copy.id)
+        assert "the AI answered for **Ann**" in shown.text()
+        assert d.fake.components(shown) == []
+    fi = await d.click(ann, old, d.fake.find_button(old, label_contains="Opal")["custom_id"])
     text = d.reply_text(fi)
     assert "Your answer in progress no longer applies" in text
     assert "Order your banners" in text, "the fresh prompt of what is awaited now"
