@@ -57,10 +57,7 @@ def _action(button: Button) -> str | None:
 
 
 def _text(msg: Msg) -> str:
-    parts = [msg.content or ""]
-    for e in msg.embeds:
-        parts += [e.title or "", e.description or ""]
-    return "\n".join(parts)
+    return msg.text()
 
 
 async def test_team_spirit_match_with_one_user_running_three_fighters(tmp_path: Path) -> None:
