@@ -36,6 +36,7 @@ async def test_a_small_run_plays_every_game_and_prints_every_figure(bench: Modul
     assert fig["public_calls_per_click"] <= fig["calls_per_click"]
     assert 0 < fig["ack_p50_ms"] <= fig["ack_p99_ms"] < 60_000
     assert 0 < fig["result_p50_s"] <= fig["result_p95_s"] <= fig["result_p99_s"] < 60
+    assert 0 < fig["first_p50_s"] <= fig["result_p50_s"]
     assert 0 <= fig["lag_p99_ms"] <= fig["lag_worst_ms"]
     assert fig["cpu_ms_per_click"] > 0
     assert fig["unattributed_calls"] == 0  # every Discord call came from a click
