@@ -29,3 +29,18 @@ class LevelInfo(BaseModel):
     process: bool = False
     """Its thinking takes long enough (more than a few milliseconds) to run in a worker
     process, off the bot's interpreter lock (:mod:`bot.gm.thinking`)."""
+
+
+EASY, MEDIUM, HARD = "easy", "medium", "hard"
+LEVEL_NAMES: dict[str, Text] = {
+    EASY: Text(fr="Facile", en="Easy"),
+    MEDIUM: Text(fr="Moyen", en="Medium"),
+    HARD: Text(fr="Difficile", en="Hard"),
+}
+"""The names of the shared level ids: ``/arena start`` offers one level choice for
+every game, so a level id must read the same in each."""
+
+
+def standard_level(id: str, summary: Text, process: bool = False) -> LevelInfo:
+    """``easy``, ``medium`` or ``hard`` with its shared name and the game's own summary."""
+    return LevelInfo(id=id, names=LEVEL_NAMES[id], summary=summary, process=process)

@@ -14,7 +14,7 @@ from bot.engine.errors import IllegalDecision
 from bot.engine.events import AnyEvent
 from bot.engine.game import Ctx, Game, GameInfo, ModeInfo, Outcome, SeatSpec
 from bot.engine.text import Text
-from bot.engine.vocabulary import LevelInfo, StatInfo
+from bot.engine.vocabulary import StatInfo, standard_level
 from bot.games.arena.args import (
     Attack,
     EndTurn,
@@ -88,26 +88,23 @@ STATS = [
 """The stats Arena!'s buttons show (``Option.stats`` keys), with their symbols and names."""
 
 AI_LEVELS = [
-    LevelInfo(
+    standard_level(
         id="hard",
-        names=Text(fr="Difficile", en="Hard"),
         summary=Text(
             fr="Probabilités exactes des dés ; choisit sa posture selon la meilleure riposte "
             "de chaque adversaire.",
             en="Exact dice odds; picks its posture against each opponent's best answer.",
         ),
     ),
-    LevelInfo(
+    standard_level(
         id="medium",
-        names=Text(fr="Moyen", en="Medium"),
         summary=Text(
             fr="Probabilités exactes des dés ; craint l'attaque la plus forte de chacun.",
             en="Exact dice odds; fears each opponent's strongest attack.",
         ),
     ),
-    LevelInfo(
+    standard_level(
         id="easy",
-        names=Text(fr="Facile", en="Easy"),
         summary=Text(
             fr="Se soucie peu des ripostes et joue avec une part de hasard.",
             en="Cares little about answers and plays with some randomness.",

@@ -22,7 +22,7 @@ from bot.engine.errors import IllegalDecision
 from bot.engine.events import AnyEvent
 from bot.engine.game import Ctx, Game, GameInfo, ModeInfo, OptionSpec, Outcome, SeatSpec
 from bot.engine.text import Text
-from bot.engine.vocabulary import LevelInfo
+from bot.engine.vocabulary import LEVEL_NAMES, standard_level
 from bot.games.mad import ai
 from bot.games.mad.args import (
     Displacement,
@@ -94,35 +94,28 @@ SUMMARY = Text(
     ),
 )
 
-LEVEL_CHOICES = [
-    ("easy", Text(fr="Facile", en="Easy")),
-    ("medium", Text(fr="Moyen", en="Medium")),
-    ("hard", Text(fr="Difficile", en="Hard")),
-]
+LEVEL_CHOICES = [(level, LEVEL_NAMES[level]) for level in ("easy", "medium", "hard")]
 """The host option ``ai_level`` (its default, ``hard``, is the level of seats without one)."""
 
 AI_LEVELS = [
-    LevelInfo(
+    standard_level(
         id="hard",
-        names=Text(fr="Difficile", en="Hard"),
         summary=Text(
             fr="Recherche alpha-bêta à 8 tours et plus, voit venir le départage des 40 tours.",
             en="Alpha-beta search 8 turns deep and more; sees the 40-turn tie-break coming.",
         ),
         process=True,
     ),
-    LevelInfo(
+    standard_level(
         id="medium",
-        names=Text(fr="Moyen", en="Medium"),
         summary=Text(
             fr="Regarde trois tours à l'avance et compte les tours du départage.",
             en="Looks three turns ahead and counts the tie-break turns.",
         ),
         process=True,
     ),
-    LevelInfo(
+    standard_level(
         id="easy",
-        names=Text(fr="Facile", en="Easy"),
         summary=Text(
             fr="Un tour à l'avance, avec beaucoup de hasard ; ne laisse pas filer le départage.",
             en="One turn ahead, with a lot of randomness; does not let the tie-break slip.",

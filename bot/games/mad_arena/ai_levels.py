@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.engine.text import Text
-from bot.engine.vocabulary import LevelInfo
+from bot.engine.vocabulary import standard_level
 
 EASY = "easy"
 MEDIUM = "medium"
@@ -72,25 +72,22 @@ def style(level: str | None) -> Style:
 
 
 AI_LEVELS = [
-    LevelInfo(
+    standard_level(
         id=HARD,
-        names=Text(fr="Difficile", en="Hard"),
         summary=Text(
             fr="Prévoit où seront les adversaires quand il agira, garde sa botte secrète pour un coup sûr et se met à l'abri blessé.",
             en="Foresees where its adversaries will stand when it acts, keeps its secret move for a sure blow and takes cover when wounded.",
         ),
     ),
-    LevelInfo(
+    standard_level(
         id=MEDIUM,
-        names=Text(fr="Moyen", en="Medium"),
         summary=Text(
             fr="Vise les coups les plus rentables sur l'arène telle qu'elle est et ne gâche pas sa botte secrète.",
             en="Goes for the most rewarding blows on the arena as it stands and does not waste its secret move.",
         ),
     ),
-    LevelInfo(
+    standard_level(
         id=EASY,
-        names=Text(fr="Facile", en="Easy"),
         summary=Text(
             fr="Attaque ce qui passe à sa portée, choisit ses cartes un peu au hasard.",
             en="Attacks whatever comes within reach and picks its cards somewhat at random.",

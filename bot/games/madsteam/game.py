@@ -10,7 +10,7 @@ from bot.engine.decisions import Answer, Decision
 from bot.engine.events import AnyEvent
 from bot.engine.game import Ctx, Game, GameInfo, ModeInfo, OptionSpec, Outcome, Reply, SeatSpec
 from bot.engine.text import Text
-from bot.engine.vocabulary import LevelInfo, StatInfo
+from bot.engine.vocabulary import StatInfo, standard_level
 from bot.games.madsteam import rules
 from bot.games.madsteam.ai import choose
 from bot.games.madsteam.state import MSState
@@ -86,26 +86,23 @@ class Madsteam(Game[MSState, MSView]):
             ),
         ],
         ai_levels=[
-            LevelInfo(
+            standard_level(
                 id="hard",
-                names=Text(fr="Difficile", en="Hard"),
                 summary=Text(
                     fr="Planifie ses héros, la nourriture, le recrutement jusqu'au confort, "
                     "les réparations et les événements.",
                     en="Plans its heroes, food, recruiting up to its comfort, repairs and events.",
                 ),
             ),
-            LevelInfo(
+            standard_level(
                 id="medium",
-                names=Text(fr="Moyen", en="Medium"),
                 summary=Text(
                     fr="Pèse chaque coup selon les besoins de l'abri, recrute prudemment.",
                     en="Weighs each move by the shelter's needs, recruits cautiously.",
                 ),
             ),
-            LevelInfo(
+            standard_level(
                 id="easy",
-                names=Text(fr="Facile", en="Easy"),
                 summary=Text(
                     fr="Déplace ses héros au hasard, répond au reste au plus simple.",
                     en="Moves its heroes at random, answers the rest the simple way.",

@@ -11,7 +11,7 @@ from bot.engine.events import AnyEvent
 from bot.engine.game import Ctx, Game, GameInfo, ModeInfo, OptionSpec, Outcome, Reply, SeatSpec
 from bot.engine.seating import ChoiceValue, SeatChoice
 from bot.engine.text import Text
-from bot.engine.vocabulary import LevelInfo, StatInfo
+from bot.engine.vocabulary import StatInfo, standard_level
 from bot.games.ultimate_warriorz import rules
 from bot.games.ultimate_warriorz.ai import EASY, HARD, MEDIUM, StrikeSlot, choose
 from bot.games.ultimate_warriorz.args import RollRef
@@ -197,9 +197,8 @@ class UltimateWarriorz(Game[UWState, UWView]):
         summary=_with_specials(SUMMARY),
         stats=STATS,
         ai_levels=[
-            LevelInfo(
+            standard_level(
                 id=HARD,
-                names=Text(fr="Difficile", en="Hard"),
                 summary=Text(
                     fr="Choisit sa carte selon le terrain, planifie son chemin avant de frapper, "
                     "court après les PP et les éliminations qui comptent.",
@@ -207,17 +206,15 @@ class UltimateWarriorz(Game[UWState, UWView]):
                     "chases PP and the eliminations that count.",
                 ),
             ),
-            LevelInfo(
+            standard_level(
                 id=MEDIUM,
-                names=Text(fr="Moyen", en="Medium"),
                 summary=Text(
                     fr="Vise les premières blessures, garde ses bottes pour le bon moment.",
                     en="Goes for first wounds, keeps its specials for the right moment.",
                 ),
             ),
-            LevelInfo(
+            standard_level(
                 id=EASY,
-                names=Text(fr="Facile", en="Easy"),
                 summary=Text(
                     fr="Joue au hasard parmi les coups permis.", en="Plays random legal moves."
                 ),
