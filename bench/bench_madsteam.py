@@ -18,29 +18,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.engine import Choice, Match, SeatSpec  # noqa: E402
-from bot.engine.answers import allocation_ok  # noqa: E402
-from bot.engine.decisions import Allocation, Decision, Many, One, Order  # noqa: E402
+from bot.engine import Match, SeatSpec  # noqa: E402
 from bot.engine.errors import IllegalDecision  # noqa: E402
-
-
-def random_choice(d: Decision, rnd: random.Random) -> Choice | None:
-    ids = [o.id for o in d.options]
-    ask = d.ask
-    if isinstance(ask, One):
-        return Choice(seat=d.seat, key=d.key, option=rnd.choice(ids))
-    if isinstance(ask, Many):
-        hi = len(ids) if ask.max is None else min(len(ids), ask.max)
-        return Choice(seat=d.seat, key=d.key, options=rnd.sample(ids, rnd.randint(ask.min, hi)))
-    if isinstance(ask, Order):
-        rnd.shuffle(ids)
-        return Choice(seat=d.seat, key=d.key, options=ids)
-    assert isinstance(ask, Allocation)
-    for _ in range(50):
-        amounts = {q.id: rnd.randint(q.min, q.max) for q in ask.quantities}
-        if allocation_ok(ask, amounts):
-            return Choice(seat=d.seat, key=d.key, amounts=amounts)
-    return None
+from bot.engine.randomplay import random_choice  # noqa: E402
 
 
 def one_game(level: str, players: int, index: int) -> tuple[float, float, bool]:
