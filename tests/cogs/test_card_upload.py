@@ -114,7 +114,7 @@ async def test_malformed_file_is_refused_privately_in_french_and_opens_no_lobby(
     assert reply.ephemeral
     text = reply.text()
     assert "Désolé, je ne peux pas utiliser le fichier `bad.json`" in text
-    assert "aucun salon n'a été ouvert" in text
+    assert "aucune salle d'attente n'a été ouverte" in text
     # The first validation errors, where and what.
     assert "fighters.0.cards.0.move" in text and "fighters.1" in text
     assert "Traceback" not in text

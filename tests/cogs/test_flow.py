@@ -245,7 +245,7 @@ async def test_french_player_and_french_server(tmp_path) -> None:
     try:
         ann, bob = d.users[:2]
         fi = await d.slash(ann, "start", game="test-pick", locale="fr")
-        assert "Le salon d'attente n°1 est ouvert" in d.reply_text(fi)
+        assert "La salle d'attente n°1 est ouverte" in d.reply_text(fi)
         lobby = d.with_button("^Rejoindre$")
         await d.press(bob, lobby, "Rejoindre", locale="en-US")
         await d.press(ann, d.fake.message(lobby.id), "Lancer", locale="fr")
@@ -302,7 +302,7 @@ async def test_lobby_menus_mode_timers_and_server_language(driver: Driver) -> No
     assert "language: fr" in d.reply_text(fi)
     await d.slash(ann, "start", game="mad-arena", mode="mad-arena:ultimate-warrior")
     lobby = d.with_button("^Rejoindre$")
-    assert "salon d'attente" in lobby.text(), "public posts follow the server's language"
+    assert "salle d'attente" in lobby.text(), "public posts follow the server's language"
     mode = d.fake.find_select(lobby, custom_id="am:1:mode:0")
     assert {o["value"] for o in mode["options"]} == {
         "ultimate-warrior",
