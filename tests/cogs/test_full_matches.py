@@ -114,7 +114,8 @@ async def test_mad_two_humans_with_a_typed_move(driver: Driver) -> None:
     x = live.match.pending()[0]
     mover = d.user_by_id(live.match.seats[x.seat].user_id)
     other = bob if mover is ann else ann
-    fi = await d.slash(d.spectator, "status")
+    [thread] = d.fake.threads(d.channel_id)  # the match is played in its own thread
+    fi = await d.slash(d.spectator, "status", channel=thread)
     [status] = d.replies(fi)
     assert status.ephemeral and "waiting for" in status.text()
     assert status.attachments and status.attachments[0]["filename"].endswith(".png")

@@ -330,7 +330,13 @@ async def test_timer_texts_name_the_subject_in_the_players_words(
     channel = Channel()
     gm = GameMaster(store, channel, clock)
     await gm.open_lobby(
-        ANN, guild_id=GUILD, channel_id=CHANNEL, guild_locale="fr", game_id="mad", mode=None
+        ANN,
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        guild_locale="fr",
+        game_id="mad",
+        mode=None,
+        ai_level="easy",  # the AI's speed is not what this test is about
     )
     live = await gm.live_in(CHANNEL)
     assert live is not None
