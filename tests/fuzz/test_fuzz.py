@@ -138,6 +138,8 @@ class Fuzzer:
         self.counts: Counter[str] = Counter()
         self.channels: dict[int, tuple[str, str, int]] = {}
         """channel id -> (game, mode, seats) played there."""
+        self.started: dict[int, int] = {}
+        """channel id -> the match last started from it (a thread's match is found by it)."""
         self.public: dict[int, list[int]] = {}
         self.private: dict[int, list[int]] = {}
         """user id -> message ids of their ephemerals and DMs."""
@@ -465,6 +467,10 @@ class Fuzzer:
         start = next(o for o in cmd["options"] if o["name"] == "start")
         game_opt = next(o for o in start["options"] if o["name"] == "game")
         self.games = [c["value"] for c in game_opt["choices"]]
+        # Matches stay in their channels, where this fuzz clicks their public buttons (a
+        # /settings command it sends may still turn threads on: maintain() copes).
+        assert d.bot is not None
+        await d.bot.store.set_guild_settings(d.guild_id, use_threads=False)
         await self.maintain()
 
     async def maintain(self) -> None:
@@ -472,6 +478,10 @@ class Fuzzer:
         d = self.d
         assert d.bot is not None
         for channel_id, (game, mode, _) in self.channels.items():
+            last = self.started.get(channel_id)
+            started = await d.bot.store.get(last) if last is not None else None
+            if started is not None and started.status == "live":
+                continue
             rec = await d.bot.store.active_in_channel(channel_id)
             if rec is not None and rec.status == "live":
                 continue
@@ -514,6 +524,7 @@ class Fuzzer:
             rec3 = await d.bot.store.get(rec.id)
             assert rec3 is not None
             assert rec3.status in ("live", "finished"), rec3.status
+            self.started[channel_id] = rec3.id
             self.counts["matches started"] += 1
 
     @staticmethod
