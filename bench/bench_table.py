@@ -3,7 +3,7 @@
 Usage (from the repository root)::
 
     python bench/bench_table.py                 # the five games, about a minute
-    python bench/bench_table.py --save /tmp/phone   # also keeps one public and one private PNG
+    python bench/bench_table.py --save phone-pngs # also keeps one public and one private PNG
 
 One whole match of each game is played through the offline Discord harness
 (``tests/cogs/driver.py``) the way players do it: several human users press the
