@@ -32,9 +32,6 @@ MAX_EMPTY = 0.10
 BG_TOLERANCE = 6
 """How far (per channel) a pixel may be from the background colour and count as empty
 (the palette encoding may move a colour by a unit or two)."""
-PENDING: dict[str, str] = {}
-"""Games whose layouts are still being reworked for phones: expected to fail until they
-land (xfail, not strict). Empty once every game passes."""
 
 
 @dataclass
@@ -148,16 +145,8 @@ def problems(sample: Sample, lang: str, png: bytes, drawn: Drawn) -> list[str]:
     return out
 
 
-def game_ids() -> list[Any]:
-    return [
-        pytest.param(
-            g.info.id,
-            marks=pytest.mark.xfail(reason=PENDING[g.info.id], strict=False)
-            if g.info.id in PENDING
-            else (),
-        )
-        for g in discovered_games()
-    ]
+def game_ids() -> list[str]:
+    return [g.info.id for g in discovered_games()]
 
 
 @pytest.mark.parametrize("game_id", game_ids())
