@@ -7,8 +7,10 @@ per 1024 px of the image's width to be read there (issue 11 item 5).
 from __future__ import annotations
 
 import io
+from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from functools import partial
 from typing import Any
 
 import pytest
@@ -48,3 +50,48 @@ def phone_problems(
     ]
     bad += [f"{t!r} is cut" for t, _ in drawn if t.rstrip().endswith("…")]
     return bad, png
+
+
+def check_a_played_match(monkeypatch: pytest.MonkeyPatch, m: Any, every: int = 25) -> int:
+    """Play ``m`` out with its AI, checking with :func:`phone_problems` every ``every``
+    decisions and at the end the public image and the image of the widest prompt (its
+    seat's view with its marks), alternating languages; the number of images checked."""
+    k = 0
+    checked = 0
+    while True:
+        if k % every == 0 or m.over:
+            lang = "fr" if checked % 2 else "en"
+            views: list[tuple[Any, Any]] = [(m.view(None), None)]
+            if m.pending():
+                d = max(m.pending(), key=lambda x: len(x.options))
+                views.append((m.view(d.seat), d))
+            for view, decision in views:
+                bad, _ = phone_problems(monkeypatch, partial(m.game.render, view, lang, decision))
+                assert not bad, bad[:5]
+                checked += 1
+        if m.over:
+            return checked
+        m.apply(m.ai_choice(m.pending()[0]))
+        k += 1
+
+
+def labels_drawn_over_the_board(monkeypatch: pytest.MonkeyPatch, m: Any, d: Any) -> Counter[str]:
+    """The texts a prompt's image draws beyond the plain board of the same view (its marks)."""
+    view = m.view(d.seat)
+    with recording(monkeypatch) as marked:
+        m.game.render(view, "en", d)
+    with recording(monkeypatch) as bare:
+        m.game.render(view, "en")
+    return Counter(t for t, _ in marked) - Counter(t for t, _ in bare)
+
+
+def first_marking(m: Any, want: str) -> Any:
+    """Play ``m`` on until a pending decision marks ``want`` ("zones" or "fighters")."""
+    from bot.render.fighters import Marks
+
+    for _ in range(3000):
+        for d in m.pending():
+            if getattr(Marks(d, "en"), want):
+                return d
+        m.apply(m.ai_choice(m.pending()[0]))
+    raise AssertionError(f"no decision marking {want}")

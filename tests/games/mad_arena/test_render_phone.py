@@ -5,18 +5,21 @@ secret pick never drawn before it is revealed."""
 from __future__ import annotations
 
 from collections import Counter
-from functools import partial
 
 import pytest
-from pydantic import BaseModel
 
 from bot.engine import Match, SeatSpec
-from bot.engine.decisions import Allocation, Decision, Option
+from bot.engine.decisions import Allocation, Option
 from bot.games.mad_arena.render import BOX_W
 from bot.games.mad_arena.view import MAView
 from bot.render.common import font
 from bot.render.fighters import ZONE_PAD, Marks, badge_size, plain, tag_lines
-from tests.support.drawn_text import phone_problems, recording
+from tests.support.drawn_text import (
+    check_a_played_match,
+    first_marking,
+    labels_drawn_over_the_board,
+    recording,
+)
 
 
 def _match(mode: str, n: int, seed: str) -> Match:
@@ -29,34 +32,7 @@ def _match(mode: str, n: int, seed: str) -> Match:
 )
 def test_every_text_reads_on_a_phone(monkeypatch: pytest.MonkeyPatch, mode: str, n: int) -> None:
     m = _match(mode, n, f"phone-{mode}-{n}")
-    k = 0
-    checked = 0
-    while True:
-        if k % 25 == 0 or m.over:
-            lang = "fr" if checked % 2 else "en"
-            views: list[tuple[BaseModel, Decision | None]] = [(m.view(None), None)]
-            if m.pending():
-                d = max(m.pending(), key=lambda x: len(x.options))
-                views.append((m.view(d.seat), d))
-            for view, decision in views:
-                bad, _ = phone_problems(monkeypatch, partial(m.game.render, view, lang, decision))
-                assert not bad, bad[:5]
-                checked += 1
-        if m.over:
-            break
-        m.apply(m.ai_choice(m.pending()[0]))
-        k += 1
-    assert checked >= 6
-
-
-def _first(m: Match, want: str) -> Decision:
-    """Play on until a pending decision marks ``want`` ("zones" or "fighters")."""
-    for _ in range(3000):
-        for d in m.pending():
-            if getattr(Marks(d, "en"), want):
-                return d
-        m.apply(m.ai_choice(m.pending()[0]))
-    raise AssertionError(f"no decision marking {want}")
+    assert check_a_played_match(monkeypatch, m) >= 6
 
 
 @pytest.mark.parametrize("want", ["zones", "fighters"])
@@ -64,13 +40,8 @@ def test_a_prompt_marks_its_targets_with_the_buttons_labels(
     monkeypatch: pytest.MonkeyPatch, want: str
 ) -> None:
     m = _match("ultimate-warrior", 5, "phone-marks")
-    d = _first(m, want)
-    view = m.view(d.seat)
-    with recording(monkeypatch) as marked:
-        m.game.render(view, "en", d)
-    with recording(monkeypatch) as plain_board:
-        m.game.render(view, "en")
-    extra = Counter(t for t, _ in marked) - Counter(t for t, _ in plain_board)
+    d = first_marking(m, want)
+    extra = labels_drawn_over_the_board(monkeypatch, m, d)
     targets = [o for o in d.options if o.args is not None and _targets_board(o)]
     assert targets
     for opt in targets:

@@ -5,16 +5,16 @@ and another clan's set-up draw never drawn."""
 from __future__ import annotations
 
 from collections import Counter
-from functools import partial
 
 import pytest
-from pydantic import BaseModel
 
 from bot.engine import Match, SeatSpec
-from bot.engine.decisions import Decision
 from bot.games.madsteam.render import CELL_W, _movable
 from bot.render.fighters import plain, tag_lines
-from tests.support.drawn_text import phone_problems, recording
+from tests.support.drawn_text import (
+    check_a_played_match,
+    recording,
+)
 
 
 def _match(n: int, seed: str) -> Match:
@@ -25,24 +25,7 @@ def _match(n: int, seed: str) -> Match:
 @pytest.mark.parametrize("n", [2, 4])
 def test_every_text_reads_on_a_phone(monkeypatch: pytest.MonkeyPatch, n: int) -> None:
     m = _match(n, f"phone-{n}")
-    k = 0
-    checked = 0
-    while True:
-        if k % 25 == 0 or m.over:
-            lang = "fr" if checked % 2 else "en"
-            views: list[tuple[BaseModel, Decision | None]] = [(m.view(None), None)]
-            if m.pending():
-                d = max(m.pending(), key=lambda x: len(x.options))
-                views.append((m.view(d.seat), d))
-            for view, decision in views:
-                bad, _ = phone_problems(monkeypatch, partial(m.game.render, view, lang, decision))
-                assert not bad, bad[:5]
-                checked += 1
-        if m.over:
-            break
-        m.apply(m.ai_choice(m.pending()[0]))
-        k += 1
-    assert checked >= 10
+    assert check_a_played_match(monkeypatch, m) >= 10
 
 
 def test_a_move_prompt_marks_each_place_with_its_buttons_labels(
