@@ -6,15 +6,20 @@ in the commit's own transaction as outbox rows (``docs/store.md``, "Outbox").
 Only then is it delivered, in order, by :meth:`PostingMixin._flush`; a row is
 marked delivered only once Discord took it, so a restart delivers whatever is
 left, before anything new for that match.
+
+Channel calls are paced (:mod:`bot.gm.pacing`): what may not go yet waits in the
+outbox, where edits of one message are merged into the newest, and a wake per channel
+flushes it once the channel may speak again (a restart delivers it anyway: it is stored).
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextvars
 import hashlib
 import logging
 from collections import defaultdict
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -27,6 +32,7 @@ from bot.gm import present
 from bot.gm.base import Base, run_cpu
 from bot.gm.live import Live
 from bot.gm.msg import Attachment, Msg
+from bot.gm.pacing import Kind, Pacer, default_pacer
 from bot.gm.publisher import DmResult, RetryLater, msg_from_json, msg_to_json
 from bot.gm.table import Image, board_name, summary_msgs, table_msg
 from bot.i18n import t
@@ -140,6 +146,11 @@ class PostingMixin(Base):
         self._dm_later: dict[int, set[str]] = {}
         """The last public board drawn per match (view key, PNG): a summary and the next
         table show the same state without drawing it twice."""
+        self.pacer: Pacer | None = default_pacer(self.clock)
+        """The pacing of channel calls (None: every row goes at once). Real time only by
+        default; a test or benchmark sets its own (:func:`bot.gm.pacing.default_pacer`)."""
+        self._wakes: dict[int, _Wake] = {}
+        """The flush each channel waits for, if its rows are held for pace."""
 
     # Defined by the later layers: the final result (``ending``) and the private prompt
     # of a decision with its seat's board (``play``, which draws structured answers too).
@@ -398,11 +409,12 @@ class PostingMixin(Base):
     async def _flush(self, mid: int) -> bool:
         """Deliver the match's undelivered outbox rows, oldest first (its lock held).
 
-        Stops at the first row Discord did not take (kept for the next flush: the
-        next commit, the timer tick or a restart), so posts never overtake each other.
-        Successive edits of one message are coalesced: only the newest is sent (pacing a
-        busy channel; Discord's 429s are retried by discord.py, then by the outbox).
-        While a click is being answered (:func:`answering`) it only notes the match.
+        True once nothing is left. A row Discord did not take stops its channel (kept for
+        the next flush: a wake after a back-off, the next commit, the timer tick or a
+        restart), so posts never overtake each other. Rows the pacer holds back wait for
+        their channel's wake; meanwhile the edits of one message are merged into the
+        newest (:func:`_units`), and a post that does not depend on a held edit goes
+        first. While a click is being answered (:func:`answering`) it only notes the match.
         """
         deferred = _deferred.get()
         if deferred is not None:
@@ -416,36 +428,148 @@ class PostingMixin(Base):
                 return False
             if not items:
                 return True
-            for i, item in enumerate(items):
-                if i + 1 < len(items) and _superseded(item, items[i + 1]):
-                    await self.store.outbox_delivered(item, None)
-                    continue
-                try:
-                    done = await self._deliver(item)
-                except Exception:
-                    log.exception("match %s: delivering outbox row %s failed", mid, item.id)
-                    done = False
-                if not done:
-                    return False
+            if not await self._flush_batch(mid, items):
+                return False
 
-    async def _deliver(self, item: OutboxItem) -> bool:
-        """One outbox row to Discord; True once it is there (or given up)."""
-        payload = item.payload
+    async def _flush_batch(self, mid: int, items: list[OutboxItem]) -> bool:
+        """Deliver one batch of outbox rows; True when all of them reached Discord."""
+        cache: dict[str, tuple[int, int]] | None = None
+
+        async def roles() -> dict[str, tuple[int, int]]:
+            nonlocal cache
+            if cache is None:
+                cache = await self.store.messages(mid)
+            return cache
+
+        pacer = self.pacer
+        if _repeats(items):
+            units = _units(items, set(await roles()))
+        else:
+            units = [_Unit(item, item.payload) for item in items]
+        blocked: set[int] = set()
+        """Channels where a post waits: nothing later goes there (posts keep their order)."""
+        held: set[tuple[int, str]] = set()
+        """(channel, role) of the edits held back: a post giving that role away waits."""
+        complete = True
+        for unit in units:
+            item = unit.item
+            channel = item.channel_id
+            if channel in blocked or (item.kind == "post" and _depends(item, channel, held)):
+                blocked.add(channel)
+                complete = False
+                if pacer is not None:
+                    for row in unit.rows:
+                        pacer.hold(row.id)
+                continue
+            known = await roles() if item.role else {}
+            if pacer is not None:
+                kind: Kind = "post" if item.kind == "post" else "edit"
+                cost = _cost(item, unit.payload, known)
+                wait = pacer.wait(channel, kind, cost) if cost else 0.0
+                if wait > 0:
+                    complete = False
+                    for row in unit.rows:
+                        pacer.hold(row.id)
+                    self._wake_later(channel, mid, wait)
+                    if kind == "post" or _creates(item, unit.payload, known):
+                        blocked.add(channel)
+                    elif item.role is not None:
+                        held.add((channel, item.role))
+                    continue
+                if cost:
+                    pacer.spend(channel, kind, cost)
+            try:
+                done = await self._deliver(item, unit.payload, unit.replaces, known)
+            except Exception:
+                log.exception("match %s: delivering outbox row %s failed", mid, item.id)
+                done = False
+            if item.role is not None:
+                cache = None  # the delivery may have given a role to a new message
+            if done:
+                if pacer is not None:
+                    pacer.released([row.id for row in unit.rows], merged=len(unit.replaces))
+                continue
+            complete = False
+            blocked.add(channel)
+            if pacer is not None:
+                self._wake_later(channel, mid, pacer.refused(channel))
+        return complete
+
+    def _wake_later(self, channel_id: int, mid: int, delay: float) -> None:
+        """Flush ``mid`` again in ``delay`` seconds, when ``channel_id`` may speak again.
+
+        One wake per channel: a later one joins the one already armed, an earlier one
+        replaces it. The wake survives nothing: after a restart the stored rows are
+        delivered by recovery anyway.
+        """
+        pacer = self.pacer
+        assert pacer is not None
+        now = pacer.now()
+        due = now + delay
+        wake = self._wakes.get(channel_id)
+        if wake is not None and not wake.fired:
+            if wake.due <= due + WAKE_SLACK:
+                wake.mids.add(mid)
+                return
+            wake.cancel()
+        mids = {mid} | (wake.mids if wake is not None and not wake.fired else set())
+        wake = _Wake(due=due, armed_at=now, mids=mids)
+        # A fresh context: a wake armed while a click is answered must not defer its flush.
+        wake.task = asyncio.get_running_loop().create_task(
+            self._wake(channel_id, wake, delay),
+            name=f"arena-pace-{channel_id}",
+            context=contextvars.Context(),
+        )
+        self._wakes[channel_id] = wake
+
+    async def _wake(self, channel_id: int, wake: _Wake, delay: float) -> None:
+        await asyncio.sleep(delay)
+        wake.fired = True
+        if self._wakes.get(channel_id) is wake:
+            del self._wakes[channel_id]
+        pacer = self.pacer
+        if pacer is None or pacer.now() <= wake.armed_at:
+            return  # a clock that does not follow real time (a test's): its tick flushes
+        for mid in sorted(wake.mids):
+            try:
+                async with self.lock(mid):
+                    await self._flush(mid)
+            except Exception:
+                log.exception("match %s: the paced flush failed", mid)
+
+    def stop_pacing(self) -> None:
+        """Cancel the armed wakes (the bot is closing; the rows stay in the outbox)."""
+        for wake in list(self._wakes.values()):
+            if not wake.fired:
+                wake.cancel()
+        self._wakes.clear()
+
+    async def _deliver(
+        self,
+        item: OutboxItem,
+        payload: dict[str, Any] | None = None,
+        replaces: Sequence[OutboxItem] = (),
+        roles: dict[str, tuple[int, int]] | None = None,
+    ) -> bool:
+        """One outbox row to Discord, with ``payload`` (the row's own, or merged with the
+        older edits it ``replaces``); True once it is there (or given up)."""
+        payload = item.payload if payload is None else payload
         msg = msg_from_json(payload.get("msg", {}))
         if payload.get("log"):
             msg.files.append(await self._log_file(item.match_id, str(payload["log"])))
-        roles = await self.store.messages(item.match_id) if item.role else {}
+        if roles is None:
+            roles = await self.store.messages(item.match_id) if item.role else {}
         where = roles.get(item.role) if item.role else None
         if item.kind == "edit":
             try:
                 edited = where is not None and await self.publisher.edit(where[0], where[1], msg)
             except RetryLater:
-                return await self._refused(item)
+                return await self._refused(item, replaces)
             if edited and where is not None:
-                await self.store.outbox_delivered(item, where[1])
+                await self._delivered(item, replaces, where[1])
                 return True
             if not payload.get("create", True):
-                await self.store.outbox_delivered(item, None)
+                await self._delivered(item, replaces, None)
                 return True
         elif payload.get("retire"):
             # Before the post, so a repeat after a crash retires the same message again.
@@ -456,11 +580,24 @@ class PostingMixin(Base):
                 await self._retire(*old)
         message_id = item.message_id or await self._send(item, msg)
         if message_id is None:
-            return await self._refused(item)
-        await self.store.outbox_delivered(item, message_id, role=item.role)
+            return await self._refused(item, replaces)
+        await self._delivered(item, replaces, message_id, role=item.role)
         return True
 
-    async def _refused(self, item: OutboxItem) -> bool:
+    async def _delivered(
+        self,
+        item: OutboxItem,
+        replaces: Sequence[OutboxItem],
+        message_id: int | None,
+        role: str | None = None,
+    ) -> None:
+        """Discord has ``item``: the older edits merged into it are marked first, so a
+        crash in between leaves ``item`` alone, which keeps what they brought."""
+        for old in replaces:
+            await self.store.outbox_delivered(old, None)
+        await self.store.outbox_delivered(item, message_id, role=role)
+
+    async def _refused(self, item: OutboxItem, replaces: Sequence[OutboxItem] = ()) -> bool:
         """Discord did not take ``item``: retry later (False), or give it up (True) after
         ``MAX_ATTEMPTS`` refusals."""
         attempts = await self.store.outbox_failed(item.id)
@@ -469,7 +606,7 @@ class PostingMixin(Base):
         log.error(
             "match %s: giving up outbox row %s after %s tries", item.match_id, item.id, attempts
         )
-        await self.store.outbox_delivered(item, None)
+        await self._delivered(item, replaces, None)
         return True
 
     async def _send(self, item: OutboxItem, msg: Msg) -> int | None:
@@ -507,14 +644,135 @@ class PostingMixin(Base):
         return Attachment(f"match{mid}-log.md", text.encode())
 
 
-def _superseded(item: OutboxItem, after: OutboxItem) -> bool:
-    """``item`` is an edit the next row replaces entirely: the same message edited again
-    with everything it needs (its own image, or none kept from ``item``)."""
-    if item.kind != "edit" or after.kind != "edit" or item.message_id is not None:
+WAKE_SLACK = 0.05
+"""Seconds by which a new wake may come later than the armed one and still join it."""
+
+
+@dataclass
+class _Wake:
+    """A flush armed for when a channel may speak again."""
+
+    due: float
+    armed_at: float
+    mids: set[int]
+    task: asyncio.Task[None] | None = None
+    fired: bool = False
+
+    def cancel(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+
+
+@dataclass
+class _Unit:
+    """One delivery: an outbox row, with the older edits of the same message merged
+    into it (``replaces``) and the payload that makes the message what they all would."""
+
+    item: OutboxItem
+    payload: dict[str, Any]
+    replaces: list[OutboxItem] = field(default_factory=list)
+
+    @property
+    def rows(self) -> list[OutboxItem]:
+        return [*self.replaces, self.item]
+
+
+def _mergeable(item: OutboxItem) -> bool:
+    """An edit a newer edit of the same message may replace (nothing half-sent)."""
+    return (
+        item.kind == "edit"
+        and item.role is not None
+        and item.message_id is None
+        and not item.payload.get("log")
+    )
+
+
+def _repeats(items: list[OutboxItem]) -> bool:
+    """Whether some message is edited twice among ``items`` (only then is merging tried)."""
+    seen: set[tuple[int, str | None]] = set()
+    for item in items:
+        if _mergeable(item):
+            key = (item.channel_id, item.role)
+            if key in seen:
+                return True
+            seen.add(key)
+    return False
+
+
+def _units(items: list[OutboxItem], known: set[str]) -> list[_Unit]:
+    """The deliveries of ``items`` (outbox rows in order): an edit of a message edited
+    again later is merged into that later edit, in its place, so the posts between them
+    do not wait for it (only the latest state of a message is sent). Never across a post
+    that gives the message's role to another message, nor, for a role with no message
+    yet (``known``: the roles that have one), across any post: that edit posts it."""
+    units: list[_Unit | None] = []
+    open_: dict[tuple[int, str], int] = {}
+    for item in items:
+        unit = _Unit(item, item.payload)
+        if _mergeable(item):
+            assert item.role is not None
+            key = (item.channel_id, item.role)
+            j = open_.get(key)
+            prev = units[j] if j is not None else None
+            if j is not None and prev is not None:
+                units[j] = None
+                unit = _Unit(item, _merged(prev.payload, item.payload), prev.rows)
+            open_[key] = len(units)
+        elif item.kind == "post":
+            for key in list(open_):
+                ch, role = key
+                if ch == item.channel_id and (
+                    role == item.role
+                    or role not in known
+                    or (item.payload.get("retire") and role == LEGACY_BOARD)
+                ):
+                    del open_[key]
+        elif item.role is not None:
+            open_.pop((item.channel_id, item.role), None)
+        units.append(unit)
+    return [u for u in units if u is not None]
+
+
+def _merged(older: dict[str, Any], newer: dict[str, Any]) -> dict[str, Any]:
+    """``newer`` as it must be sent in place of ``older`` then ``newer``: when it keeps the
+    message's attachments it keeps what ``older`` left there (its new image, or none);
+    and it posts the message anew if it is gone when either would have."""
+    out = dict(newer)
+    mine, theirs = dict(newer.get("msg", {})), older.get("msg", {})
+    if not mine.get("files") and mine.get("keep_files"):
+        if theirs.get("files"):
+            mine["files"] = theirs["files"]
+            mine.pop("keep_files", None)
+        elif not theirs.get("keep_files"):
+            mine.pop("keep_files", None)  # ``older`` cleared them
+        out["msg"] = mine
+    if older.get("create", True):
+        out.pop("create", None)
+    return out
+
+
+def _depends(item: OutboxItem, channel: int, held: set[tuple[int, str]]) -> bool:
+    """Whether post ``item`` must wait for a held edit: one of the message whose role it
+    takes over (or whose buttons it retires)."""
+    if item.role is None:
         return False
-    if item.role is None or item.role != after.role or item.channel_id != after.channel_id:
-        return False
-    mine, theirs = item.payload.get("msg", {}), after.payload.get("msg", {})
-    if item.payload.get("log"):
-        return False
-    return bool(theirs.get("files")) or not mine.get("files")
+    if (channel, item.role) in held:
+        return True
+    return bool(item.payload.get("retire")) and (channel, LEGACY_BOARD) in held
+
+
+def _creates(item: OutboxItem, payload: dict[str, Any], known: dict[str, Any]) -> bool:
+    """An edit of a role with no message yet posts one: it keeps the order of posts."""
+    return item.role not in known and bool(payload.get("create", True))
+
+
+def _cost(item: OutboxItem, payload: dict[str, Any], known: dict[str, tuple[int, int]]) -> int:
+    """The channel calls delivering ``item`` makes: a post with a retire makes two (when
+    there is a message to retire); a post already made (a repeat) only its retire."""
+    if item.kind == "edit":
+        return 1
+    calls = 0 if item.message_id else 1
+    if payload.get("retire"):
+        old = known.get(LEGACY_BOARD) if item.role == TABLE else known.get(item.role or "")
+        calls += old is not None
+    return calls
