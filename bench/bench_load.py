@@ -4,6 +4,7 @@ Usage (from the repository root)::
 
     python bench/bench_load.py                          # 1,000 live, 100 active, 60 s
     python bench/bench_load.py --live 60 --active 10 --seconds 10   # a smoke run
+    python bench/bench_load.py --ramp 2 1 0.5 0.25 --ramp-seconds 30  # the sustained rate
 
 What runs is the bot as deployed, minus the network: :class:`bot.app.ArenaBot` on a
 real SQLite store, every interaction parsed by discord.py itself and every REST call
@@ -13,8 +14,8 @@ checks Discord's limits). The store first gets ``live - active`` idle live match
 channel); the bot boots on it (its ``recover`` loads them all). Then ``active``
 matches are opened through the lobby (``/arena start``, Join, Add AI, Start) and each
 is played by one closed-loop client: it answers the match's human decisions the way
-players do (the public button, groups, picks, drafts, Confirm), waiting ``--think``
-seconds before each click; a finished match is replaced by a new one (lobby clicks
+players do (the public button, groups, picks, drafts, Confirm), waiting about ``--think``
+seconds (exponentially distributed, so clients never click in step) before each click; a finished match is replaced by a new one (lobby clicks
 count as clicks). Clients press as fast as the bot answers, so the achieved rate is
 what the machine sustains.
 
@@ -23,9 +24,14 @@ click, acknowledgement p50/p99 (dispatch to the interaction's callback), click t
 public result p50/p95/p99 (dispatch to the last public post or edit the click caused,
 AI replies and reveals included, over the clicks that changed the channel), event-loop
 lag p99 and worst (a 5 ms heartbeat's lateness), CPU per click (this process, its
-threads and its AI worker processes; the simulated clients run in the same process
-and are counted too), and memory per live match per game (tracemalloc over reloading
-a sample of the idle matches; RSS growth over the whole live set as a cross-check).
+threads, its AI worker processes and its drawing processes; the simulated clients and
+the fake Discord run in the same process and are counted too, and the split is printed:
+the bot's process, the fake Discord's share of it, the AI workers, the drawing workers),
+and memory per live match per game (tracemalloc over reloading a sample of the idle matches; RSS growth over the whole live set as a cross-check).
+
+With ``--ramp``, steps of ``--ramp-seconds`` come first, the clients thinking less at each
+step (a rising offered rate); the ramp's table ends with the highest achieved rate whose
+click-to-public-result p95 stayed within the goal's second: what the machine sustains.
 """
 
 from __future__ import annotations
@@ -56,7 +62,7 @@ from bot.app import ArenaBot  # noqa: E402
 from bot.engine import Decision, Match, SeatSpec  # noqa: E402
 from bot.engine.randomplay import random_choice  # noqa: E402
 from bot.engine.registry import get_game  # noqa: E402
-from bot.gm import thinking  # noqa: E402
+from bot.gm import drawing, thinking  # noqa: E402
 from bot.store import Store  # noqa: E402
 from tests.cogs.driver import Driver  # noqa: E402
 from tests.harness import payloads as P  # noqa: E402
@@ -278,6 +284,7 @@ class LoadDriver(Driver):
         self.fake.add_guild(self.guild)
         self.stats = Stats()
         self.think = 0.0
+        self.pauses = random.Random(16)
         self.tasks: ClickTasks | None = None
         self.measuring = False
 
@@ -289,8 +296,8 @@ class LoadDriver(Driver):
         assert self.bot is not None
         if self.tasks is None:
             self.tasks = ClickTasks(asyncio.get_running_loop())
-        if self.think > 0:
-            await asyncio.sleep(self.think)
+        if self.think > 0:  # players do not click in step: exponential waits
+            await asyncio.sleep(self.pauses.expovariate(1 / self.think))
         fi = await runner.dispatch(self.bot, payload)
         assert fi is not None
         done = await self.tasks.wait(fi.id)
@@ -491,6 +498,50 @@ def _proc_stat(pid: int) -> tuple[int, float] | None:
     return int(fields[1]), (int(fields[11]) + int(fields[12])) / ticks
 
 
+def pool_pids(pool: Any) -> set[int]:
+    """The worker processes of a ``ProcessPoolExecutor`` (none when it is not running)."""
+    return set(getattr(pool, "_processes", None) or {}) if pool is not None else set()
+
+
+def cpu_by_pid(pids: set[int]) -> float:
+    """CPU seconds of these processes (gone ones count 0)."""
+    return sum(stat[1] for pid in pids if (stat := _proc_stat(pid)) is not None)
+
+
+class HarnessClock:
+    """CPU the offline Discord spends on the bot's calls (routing them, checking Discord's
+    limits, building the JSON a real Discord would answer): the fake's work, which a
+    deployed bot does not pay, timed on the event-loop thread while it is on."""
+
+    def __init__(self) -> None:
+        self.seconds = 0.0
+        self._saved: list[tuple[type, str, Any]] = []
+
+    def _timed(self, fn: Any) -> Any:
+        clock = self
+
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            start = time.thread_time()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                clock.seconds += time.thread_time() - start
+
+        return wrapper
+
+    def __enter__(self) -> HarnessClock:
+        for name in ("_route", "_check_limits"):
+            fn = FakeDiscord.__dict__[name]
+            self._saved.append((FakeDiscord, name, fn))
+            setattr(FakeDiscord, name, self._timed(fn))
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for owner, name, fn in self._saved:
+            setattr(owner, name, fn)
+        self._saved = []
+
+
 def cpu_seconds() -> float:
     """CPU of this process (all its threads) and of its descendants alive now (the AI
     worker processes and their fork server)."""
@@ -514,6 +565,71 @@ def rss_bytes() -> int:
     """Resident memory of this process (``/proc/self/statm``)."""
     pages = int(Path("/proc/self/statm").read_text().split()[1])
     return pages * os.sysconf("SC_PAGE_SIZE")
+
+
+async def measure(
+    d: LoadDriver, clients: list[Client], seconds: float, think: float, cores: int
+) -> dict[str, Any]:
+    """The figures of ``seconds`` of play, each client waiting about ``think`` seconds
+    (exponentially distributed) before each click."""
+    d.think = think
+    d.stats = Stats()
+    d.measuring = True
+    calls_before = len(d.fake.calls)
+    beat = Heartbeat()
+    ai_pids = pool_pids(thinking._pool)
+    draw_pids = pool_pids(drawing._pool)
+    with GcPauses() as pauses, HarnessClock() as harness:
+        beat.start()
+        cpu0 = cpu_seconds()
+        own0 = sum(os.times()[:2])
+        ai0, draw0 = cpu_by_pid(ai_pids), cpu_by_pid(draw_pids)
+        t0 = time.perf_counter()
+        until = t0 + seconds
+        await asyncio.gather(*(c.run(until) for c in clients))
+        wall = time.perf_counter() - t0
+        cpu = cpu_seconds() - cpu0
+        own = sum(os.times()[:2]) - own0
+        ai_cpu = cpu_by_pid(ai_pids | pool_pids(thinking._pool)) - ai0
+        draw_cpu = cpu_by_pid(draw_pids | pool_pids(drawing._pool)) - draw0
+        lags = await beat.stop()
+    d.measuring = False
+    d.think = 0.0
+    s = d.stats
+    return dict(
+        wall_s=wall,
+        clicks=s.clicks,
+        clicks_per_s=s.clicks / wall,
+        calls_per_click=s.calls / max(1, s.clicks),
+        public_calls_per_click=s.public_calls / max(1, s.clicks),
+        unattributed_calls=len(d.fake.calls) - calls_before - s.calls,
+        ack_p50_ms=1000 * pct(s.acks, 50),
+        ack_p99_ms=1000 * pct(s.acks, 99),
+        result_clicks=len(s.results),
+        result_p50_s=pct(s.results, 50),
+        result_p95_s=pct(s.results, 95),
+        result_p99_s=pct(s.results, 99),
+        first_p50_s=pct(s.firsts, 50),
+        first_p95_s=pct(s.firsts, 95),
+        lag_p99_ms=1000 * pct(lags, 99),
+        lag_worst_ms=1000 * max(lags, default=0.0),
+        full_gcs=len(pauses.pauses),
+        full_gc_worst_ms=1000 * max(pauses.pauses, default=0.0),
+        cpu_ms_per_click=1000 * cpu / max(1, s.clicks),
+        own_ms_per_click=1000 * own / max(1, s.clicks),
+        harness_ms_per_click=1000 * harness.seconds / max(1, s.clicks),
+        ai_ms_per_click=1000 * ai_cpu / max(1, s.clicks),
+        draw_ms_per_click=1000 * draw_cpu / max(1, s.clicks),
+        drawing_processes=len(draw_pids),
+        cpu_busy=cpu / wall / max(1, cores),
+        timeouts=s.timeouts,
+        client_errors=dict(s.client_errors),
+        matches_started=s.matches_started,
+        matches_ended=s.matches_ended,
+        violations=len(d.fake.violations),
+        load_after=os.getloadavg()[0],
+        think=think,
+    )
 
 
 # --- the run --------------------------------------------------------------------------------
@@ -559,60 +675,55 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
             assert d.bot is not None
             fig["live_now"] = len(d.bot.gm._live)
 
-            d.think = args.think
-            d.stats = Stats()
-            d.measuring = True
-            calls_before = len(d.fake.calls)
-            beat = Heartbeat()
-            with GcPauses() as pauses:
-                beat.start()
-                cpu0 = cpu_seconds()
-                t0 = time.perf_counter()
-                until = t0 + args.seconds
-                await asyncio.gather(*(c.run(until) for c in clients))
-                wall = time.perf_counter() - t0
-                cpu = cpu_seconds() - cpu0
-                lags = await beat.stop()
-            d.measuring = False
-            d.think = 0.0
-            s = d.stats
-            fig.update(
-                wall_s=wall,
-                clicks=s.clicks,
-                clicks_per_s=s.clicks / wall,
-                calls_per_click=s.calls / max(1, s.clicks),
-                public_calls_per_click=s.public_calls / max(1, s.clicks),
-                unattributed_calls=len(d.fake.calls) - calls_before - s.calls,
-                ack_p50_ms=1000 * pct(s.acks, 50),
-                ack_p99_ms=1000 * pct(s.acks, 99),
-                result_clicks=len(s.results),
-                result_p50_s=pct(s.results, 50),
-                result_p95_s=pct(s.results, 95),
-                result_p99_s=pct(s.results, 99),
-                first_p50_s=pct(s.firsts, 50),
-                first_p95_s=pct(s.firsts, 95),
-                lag_p99_ms=1000 * pct(lags, 99),
-                lag_worst_ms=1000 * max(lags, default=0.0),
-                full_gcs=len(pauses.pauses),
-                full_gc_worst_ms=1000 * max(pauses.pauses, default=0.0),
-                cpu_ms_per_click=1000 * cpu / max(1, s.clicks),
-                cpu_busy=cpu / wall / max(1, fig["cores"]),
-                timeouts=s.timeouts,
-                client_errors=dict(s.client_errors),
-                matches_started=s.matches_started,
-                matches_ended=s.matches_ended,
-                violations=len(d.fake.violations),
-                load_after=os.getloadavg()[0],
-            )
+            fig["ramp"] = []
+            for think in args.ramp or []:
+                row = await measure(d, clients, args.ramp_seconds, think, fig["cores"])
+                fig["ramp"].append(row)
+                print(ramp_line(row), file=sys.stderr, flush=True)
+            fig.update(await measure(d, clients, args.seconds, args.think, fig["cores"]))
         finally:
             d.measuring = False
             with contextlib.suppress(Exception):
                 await d.stop()
             thinking.shutdown()  # the AI worker processes
+            drawing.shutdown()  # the drawing processes (the bot's close stops them too)
             bot.gm.lobby.new_seed = fresh_seed
             ArenaBot.long_lived = deployed
             gc.unfreeze()
     return fig
+
+
+def ramp_line(row: dict[str, Any]) -> str:
+    """One step of the ramp as a Markdown table row."""
+    return (
+        f"| {row['think']:.2f} s | {row['clicks_per_s']:.1f} | "
+        f"{row['result_p50_s']:.2f} / {row['result_p95_s']:.2f} s | "
+        f"{row['ack_p99_ms']:.0f} ms | {row['lag_p99_ms']:.0f} ms | "
+        f"{row['cpu_ms_per_click']:.1f} ms | {100 * row['cpu_busy']:.0f}% |"
+    )
+
+
+def ramp_table(rows: list[dict[str, Any]]) -> list[str]:
+    """The ramp: the offered rate rises as the clients think less; the highest achieved
+    rate whose click-to-public-result p95 is within the goal's second is what the machine
+    sustains."""
+    if not rows:
+        return []
+    ok = [r for r in rows if r["result_p95_s"] <= 1.0]
+    best = max(ok, key=lambda r: r["clicks_per_s"]) if ok else None
+    return [
+        "",
+        "| think (mean) | clicks/s | result p50 / p95 | ack p99 | lag p99 | CPU/click | busy |",
+        "|---|---|---|---|---|---|---|",
+        *(ramp_line(r) for r in rows),
+        "",
+        (
+            f"Sustained with a public result p95 within 1 s: {best['clicks_per_s']:.1f} clicks/s "
+            f"(clients thinking {best['think']:.2f} s on average)."
+            if best
+            else "No step of the ramp kept the public result p95 within 1 s."
+        ),
+    ]
 
 
 def verdict(ok: bool) -> str:
@@ -664,6 +775,13 @@ def report(fig: dict[str, Any]) -> str:
             "",
             "",
         ),
+        (
+            "of which: bot process (harness) / AI workers / drawing workers",
+            f"{fig['own_ms_per_click']:.1f} ({fig['harness_ms_per_click']:.1f}) / "
+            f"{fig['ai_ms_per_click']:.1f} / {fig['draw_ms_per_click']:.1f} ms",
+            "",
+            "",
+        ),
         *(
             (
                 f"memory per live {g} match",
@@ -695,7 +813,9 @@ def report(fig: dict[str, Any]) -> str:
         f"{fig['timeouts']} clicks not done in {CLICK_TIMEOUT:.0f} s; "
         f"client errors {fig['client_errors'] or 'none'}; "
         f"{fig['unattributed_calls']} Discord calls outside clicks; "
-        f"{fig['violations']} Discord limit violations.",
+        f"{fig['violations']} Discord limit violations; "
+        f"{fig['drawing_processes']} drawing processes.",
+        *ramp_table(fig.get("ramp", [])),
         f"Setup: {fig['fill_s']:.1f} s to store the idle matches, boot (recover) "
         f"{fig['boot_s']:.1f} s, {fig['open_s']:.1f} s to open the active ones. "
         f"Machine: {fig['cores']} cores, load average {fig['load_before']:.1f} before, "
@@ -710,6 +830,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--active", type=int, default=100, help="matches being played")
     parser.add_argument("--seconds", type=float, default=60.0, help="measured time")
     parser.add_argument("--think", type=float, default=0.0, help="seconds before each click")
+    parser.add_argument(
+        "--ramp",
+        type=float,
+        nargs="*",
+        metavar="THINK",
+        help="before the main run, steps of --ramp-seconds with these mean think times "
+        "(e.g. 2 1 0.5 0.25 0): the highest rate with a public result p95 within 1 s",
+    )
+    parser.add_argument("--ramp-seconds", type=float, default=30.0, help="seconds per step")
     parser.add_argument(
         "--memory-sample",
         type=int,

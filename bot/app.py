@@ -25,7 +25,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from bot.gm import Clock, GameMaster, SystemClock, thinking
+from bot.gm import Clock, GameMaster, SystemClock, drawing, thinking
 from bot.gm.base import tune_threads
 from bot.store import Store
 from bot.store.backend import is_postgres_url
@@ -50,8 +50,8 @@ DAY = 86400.0
 class ArenaBot(commands.Bot):
     long_lived = False
     """Start-up settles a long-lived process for a calm event loop (issue 16 item 5): the AI
-    worker processes are started before the first click (in a thread: starting one blocks),
-    and, once ready, what start-up loaded (modules, game data, recovered matches) is moved
+    worker processes and the drawing processes (:mod:`bot.gm.drawing`) are started before
+    the first click (in a thread: starting one blocks), and, once ready, what start-up loaded (modules, game data, recovered matches) is moved
     out of the garbage collector's sight (``gc.freeze``), so full collections scan only what
     was made since. The deployed bot (:class:`ShardedArenaBot`) and ``bench/bench_load.py``
     set it; tests booting many bots in one process leave it off (frozen objects are never
@@ -99,6 +99,7 @@ class ArenaBot(commands.Bot):
         await self.gm.recover()
         if self.long_lived:
             await asyncio.to_thread(thinking.warm)
+            await asyncio.to_thread(drawing.start)
             gc.collect()
             gc.freeze()
         if self.tick_seconds:
@@ -150,6 +151,8 @@ class ArenaBot(commands.Bot):
                 await gm.timer_lease.release()
         if store is not None:
             await store.close()
+        if self.long_lived:
+            await asyncio.to_thread(drawing.shutdown)
 
 
 class ShardedArenaBot(ArenaBot, commands.AutoShardedBot):

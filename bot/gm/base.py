@@ -93,11 +93,10 @@ class Base:
     ) -> bytes | None:
         """The image of ``match`` for ``seat`` (public: None); None if drawing failed.
         With ``decision`` (a private prompt of ``seat``) its legal targets are marked."""
+        from bot.gm import drawing  # drawing uses run_cpu from here
+
         try:
-            if decision is None:
-                data = await run_cpu(match.render, seat, lang)
-            else:
-                data = await run_cpu(match.render, seat, lang, decision)
+            data = await drawing.render(match, seat, lang, decision)
         except Exception:
             log.exception("render failed for %s", match.game_id)
             return None

@@ -25,7 +25,14 @@ def bench() -> ModuleType:
 
 async def test_a_small_run_plays_every_game_and_prints_every_figure(bench: ModuleType) -> None:
     args = argparse.Namespace(
-        live=12, active=6, seconds=4.0, think=0.0, memory_sample=2, long_lived=True
+        live=12,
+        active=6,
+        seconds=4.0,
+        think=0.0,
+        memory_sample=2,
+        long_lived=True,
+        ramp=[0.2],
+        ramp_seconds=3.0,
     )
     fig = await bench.bench(args)
     # Every live match is in memory: the idle ones recovered, the active ones opened.
@@ -39,6 +46,13 @@ async def test_a_small_run_plays_every_game_and_prints_every_figure(bench: Modul
     assert 0 < fig["first_p50_s"] <= fig["result_p50_s"]
     assert 0 <= fig["lag_p99_ms"] <= fig["lag_worst_ms"]
     assert fig["cpu_ms_per_click"] > 0
+    # The split: the bot's process (the fake Discord's share inside it), and the drawing
+    # processes drew (the deployed bot's images are drawn there).
+    assert 0 < fig["harness_ms_per_click"] < fig["own_ms_per_click"] <= fig["cpu_ms_per_click"]
+    assert fig["drawing_processes"] > 0 and fig["draw_ms_per_click"] > 0
+    # A ramp step with thinking players: fewer clicks per second than without.
+    (step,) = fig["ramp"]
+    assert step["think"] == 0.2 and 0 < step["clicks_per_s"]
     assert fig["unattributed_calls"] == 0  # every Discord call came from a click
     assert fig["violations"] == 0  # and kept within Discord's limits
     assert fig["timeouts"] == 0
@@ -55,6 +69,8 @@ async def test_a_small_run_plays_every_game_and_prints_every_figure(bench: Modul
         "event-loop lag p99 / worst",
         "CPU per click",
         "memory per live mad-arena match",
+        "bot process (harness) / AI workers / drawing workers",
+        "| think (mean) | clicks/s | result p50 / p95 |",
         ">= 150",
         "<= 60 kB",
     ):

@@ -1,0 +1,150 @@
+"""Drawing off the interpreter lock: images are rendered in worker processes.
+
+Why: drawing and encoding a board is most of the bot's CPU, and Pillow's drawing calls
+hold the interpreter lock, so in a thread an image slows every match on the event loop
+and never uses the second core (issue 16, measured by ``bench/bench_load.py``). A
+long-lived bot (:attr:`bot.app.ArenaBot.long_lived`: the deployed one, the load bench)
+starts a :class:`~concurrent.futures.ProcessPoolExecutor` at boot (:func:`start`, one
+worker per core); until then, in tests, and wherever processes cannot run, images are
+drawn in the game master's threads as before (:func:`bot.gm.base.run_cpu`).
+
+The view is computed here, on the loop (so it is the match's state at the time of the
+call, never a later one), and looked up in the process's image cache
+(:data:`bot.render.cache.IMAGES`); on a miss the worker gets only the game id, the view,
+the language and the prompt's decision, and returns the PNG bytes, which are kept in the
+cache. A renderer is a pure function of those, so a worker draws the same bytes a thread
+would (``tests/gm/test_drawing.py``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import os
+import pickle
+import weakref
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from multiprocessing.context import BaseContext
+
+from pydantic import BaseModel
+
+from bot.engine import Decision, Match
+from bot.engine.registry import get_game
+from bot.gm.base import run_cpu
+from bot.render.cache import IMAGES, image_key
+
+log = logging.getLogger(__name__)
+
+WORKERS = os.cpu_count() or 1
+"""Drawing processes: one per core."""
+IN_FLIGHT = 4 * WORKERS
+"""Drawings sent to the workers at once; more wait on the loop (cheaply) rather than in
+the pool's queue, so a burst never holds hundreds of pickled views."""
+
+_pool: ProcessPoolExecutor | None = None
+_slots: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = (
+    weakref.WeakKeyDictionary()
+)
+_restarting: asyncio.Task[bool] | None = None
+
+
+def draw_in_worker(game_id: str, view: BaseModel, lang: str, decision: Decision | None) -> bytes:
+    """Run in a worker process: the game's renderer on the view."""
+    game = get_game(game_id)
+    if decision is None:
+        return game.render(view, lang)
+    return game.render(view, lang, decision)
+
+
+def _context() -> BaseContext:
+    try:
+        ctx = multiprocessing.get_context("forkserver")
+        # Workers fork from a small server that imported only the games and Pillow.
+        ctx.set_forkserver_preload(["bot.gm.drawing"])
+        return ctx
+    except ValueError:
+        return multiprocessing.get_context("spawn")
+
+
+def start() -> bool:
+    """Start the drawing processes now (blocking: call it in a thread at start-up);
+    False when they cannot run here (images are then drawn in threads)."""
+    global _pool
+    if _pool is not None:
+        return True
+    try:
+        pool = ProcessPoolExecutor(max_workers=WORKERS, mp_context=_context())
+        for started in [pool.submit(os.getpid) for _ in range(WORKERS)]:
+            started.result()
+    except (OSError, ImportError, NotImplementedError, BrokenProcessPool) as exc:
+        log.warning("No drawing processes (%s); images are drawn in threads", exc)
+        return False
+    _pool = pool
+    return True
+
+
+def started() -> bool:
+    return _pool is not None
+
+
+def shutdown() -> None:
+    """Stop the drawing processes (tests, the bot's exit): threads draw from now on."""
+    global _pool
+    if _pool is not None:
+        _pool.shutdown(wait=True, cancel_futures=True)
+        _pool = None
+
+
+def _replace(broken: ProcessPoolExecutor) -> None:
+    """A worker died (killed, out of memory): threads draw until a new pool has started."""
+    global _pool, _restarting
+    if _pool is not broken:
+        return
+    _pool = None
+    broken.shutdown(wait=False, cancel_futures=True)
+    if _restarting is None or _restarting.done():
+        _restarting = asyncio.create_task(asyncio.to_thread(start), name="drawing-restart")
+
+
+def _drawer(match: Match) -> str:
+    game = match.game
+    return f"{type(game).__module__}.{type(game).__qualname__}"
+
+
+async def render(
+    match: Match,
+    seat: int | None = None,
+    lang: str = "en",
+    decision: Decision | None = None,
+) -> bytes:
+    """The picture of ``seat``'s view (public: None), marked for ``decision`` if given:
+    the same bytes as :meth:`Match.render`, drawn in a worker process when the pool runs."""
+    pool = _pool
+    if pool is None:
+        if decision is None:
+            return await run_cpu(match.render, seat, lang)
+        return await run_cpu(match.render, seat, lang, decision)
+    view = match.view(seat)
+    key = image_key(_drawer(match), view, lang, decision)
+    data = IMAGES.get(key)
+    if data is not None:
+        return data
+    loop = asyncio.get_running_loop()
+    slots = _slots.get(loop)
+    if slots is None:
+        slots = _slots[loop] = asyncio.Semaphore(IN_FLIGHT)
+    async with slots:
+        try:
+            data = await loop.run_in_executor(
+                pool, draw_in_worker, match.game_id, view, lang, decision
+            )
+        except (BrokenProcessPool, pickle.PicklingError, OSError) as exc:
+            log.warning("drawing process failed (%s); drawing in a thread", exc)
+            if isinstance(exc, BrokenProcessPool):
+                _replace(pool)
+            data = await run_cpu(match.game.render, view, lang, decision)
+    if data:
+        IMAGES.put(key, data)
+    return data
