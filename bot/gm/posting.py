@@ -151,6 +151,8 @@ class PostingMixin(Base):
         default; a test or benchmark sets its own (:func:`bot.gm.pacing.default_pacer`)."""
         self._wakes: dict[int, _Wake] = {}
         """The flush each channel waits for, if its rows are held for pace."""
+        self.pace_sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
+        """How a wake waits (a test under a manual clock makes it wait for its tick)."""
 
     # Defined by the later layers: the final result (``ending``) and the private prompt
     # of a decision with its seat's board (``play``, which draws structured answers too).
@@ -463,7 +465,8 @@ class PostingMixin(Base):
                 continue
             known = await roles() if item.role else {}
             if pacer is not None:
-                kind: Kind = "post" if item.kind == "post" else "edit"
+                posts = item.kind == "post" or _creates(item, unit.payload, known)
+                kind: Kind = "post" if posts else "edit"
                 cost = _cost(item, unit.payload, known)
                 wait = pacer.wait(channel, kind, cost) if cost else 0.0
                 if wait > 0:
@@ -471,7 +474,7 @@ class PostingMixin(Base):
                     for row in unit.rows:
                         pacer.hold(row.id)
                     self._wake_later(channel, mid, wait)
-                    if kind == "post" or _creates(item, unit.payload, known):
+                    if posts:
                         blocked.add(channel)
                     elif item.role is not None:
                         held.add((channel, item.role))
@@ -523,7 +526,7 @@ class PostingMixin(Base):
         self._wakes[channel_id] = wake
 
     async def _wake(self, channel_id: int, wake: _Wake, delay: float) -> None:
-        await asyncio.sleep(delay)
+        await self.pace_sleep(delay)
         wake.fired = True
         if self._wakes.get(channel_id) is wake:
             del self._wakes[channel_id]
