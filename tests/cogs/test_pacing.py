@@ -166,13 +166,13 @@ async def test_a_busy_table_stays_within_the_channel_limit_and_loses_nothing(
         finally:
             await d.stop()
         d.fake.assert_clean()
-    (plain, plain_seen, _), (paced, paced_seen, pacer) = runs[False], runs[True]
+    (plain, plain_seen, _), (held, paced_seen, pacer) = runs[False], runs[True]
     assert pacer is not None
     assert plain.most_in_a_window() > 5  # unpaced, this table would trip Discord's limit
-    assert paced.most_in_a_window() <= 5
-    assert paced.count("edit") < plain.count("edit")
+    assert held.most_in_a_window() <= 5
+    assert held.count("edit") < plain.count("edit")
     assert pacer.stats.merged > 0 and pacer.stats.held > 0
-    assert paced.count("post") == plain.count("post")  # posts are never merged or dropped
+    assert held.count("post") == plain.count("post")  # posts are never merged or dropped
     assert paced_seen == plain_seen  # the same story, each message in its last state
 
 
