@@ -7,7 +7,7 @@ import secrets
 from collections import OrderedDict
 from typing import Any
 
-from bot.engine import Choice, Decision, IllegalDecision, StaleDecision
+from bot.engine import Choice, Decision, GameInfo, IllegalDecision, StaleDecision
 from bot.engine.decisions import Allocation
 from bot.engine.drafts import Draft
 from bot.engine.text import lang_of
@@ -22,8 +22,8 @@ from bot.gm.prompts import (
     DraftRef,
     amounts_offered,
     decision_msg,
-    decision_views,
     draft_msg,
+    offered,
     subject_name,
 )
 from bot.gm.retired import EDIT_WINDOW, OpenPrompt, PromptEdit, prompt_id, retired_msg, still_open
@@ -239,9 +239,7 @@ class PlayMixin(ApplyMixin):
                 return Reply.say(t(lang, "err.not_offered"))  # a draft id on a plain prompt...
             if isinstance(c, ids.Draft):
                 return await self._draft_click(live, d, c, actor, values)
-            views = decision_views(c.mid, c.ver, d, _langs(lang), match.game.info)
-            custom_id = c.encode()
-            if not any(v.offers(custom_id, values) for v in views):
+            if not _offered(c, d, lang, match.game.info, values):
                 return Reply.say(t(lang, "err.not_offered"))
             if isinstance(c, ids.Back):
                 return await self._update(live, d, lang, c.ver)
@@ -634,6 +632,24 @@ class PlayMixin(ApplyMixin):
                     return reply
             sample = ", ".join(f"`{o.id}`" for o in mine[0].options[:10])
             return Reply.say(t(lang, "err.unreadable", text=text, sample=sample))
+
+
+def _offered(
+    c: ids.Tagged, d: Decision, lang: str, info: GameInfo, values: list[str] | None
+) -> bool:
+    """Whether a prompt we would draw for ``d`` at the click's version offers exactly this
+    component (and value); the views where it would be are searched first."""
+    option: int | None = None
+    page: int | None = None
+    if isinstance(c, ids.Pick):
+        option = c.n
+    elif isinstance(c, ids.Menu):
+        page = c.page
+        picked = ids.parse_menu_value((values or [""])[0])
+        option = picked.index if picked is not None and picked.kind == "o" else None
+    return offered(
+        c.mid, c.ver, d, _langs(lang), info, c.encode(), values, option=option, page=page
+    )
 
 
 def _langs(first: str) -> tuple[str, ...]:

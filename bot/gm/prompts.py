@@ -25,6 +25,7 @@ Back and Confirm.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from bot.engine import Decision, GameInfo, Option
@@ -107,44 +108,65 @@ def option_label(opt: Option, lang: str, info: GameInfo | None = None) -> str:
 
 def groups_of(decision: Decision, lang: str) -> list[str]:
     """Distinct group labels in first-seen order."""
-    seen: list[str] = []
-    for opt in decision.options:
-        if opt.group is not None and opt.group.get(lang) not in seen:
-            seen.append(opt.group.get(lang))
-    return seen
+    return _grouping(decision, lang).groups
+
+
+@dataclass
+class _Grouping:
+    """Each option's group label in one language, read once per prompt (a prompt with
+    many options and groups would otherwise read every label once per group)."""
+
+    labels: list[str | None]
+    """The group label of each option (None: no group)."""
+    groups: list[str]
+    """Distinct labels, first seen first."""
+    index: dict[str, int]
+    """A label's position in ``groups``."""
+
+
+def _grouping(decision: Decision, lang: str) -> _Grouping:
+    labels = [opt.group.get(lang) if opt.group is not None else None for opt in decision.options]
+    index: dict[str, int] = {}
+    for g in labels:
+        if g is not None and g not in index:
+            index[g] = len(index)
+    return _Grouping(labels, list(index), index)
 
 
 GROUP_BAND = 10
 """Row keys of the groups' bands in a flat layout (after options without a group)."""
 
 
-def _band(opt: Option, groups: list[str], lang: str) -> int | None:
+def _band(opt: Option, group: str | None, gr: _Grouping) -> int | None:
     """The row band of an option laid out flat: its own ``row``, else its group's."""
     if opt.row is not None:
         return opt.row
-    if opt.group is not None:
-        return GROUP_BAND + groups.index(opt.group.get(lang))
+    if group is not None:
+        return GROUP_BAND + gr.index[group]
     return None
 
 
-def _guarded(decision: Decision, lang: str) -> set[str]:
+def _guarded(decision: Decision, gr: _Grouping) -> set[str]:
     """Groups every option of which is ``danger``: they stay behind their group button."""
     styles: dict[str, set[str]] = {}
-    for opt in decision.options:
-        if opt.group is not None:
-            styles.setdefault(opt.group.get(lang), set()).add(opt.style)
+    for opt, g in zip(decision.options, gr.labels, strict=True):
+        if g is not None:
+            styles.setdefault(g, set()).add(opt.style)
     return {g for g, st in styles.items() if st == {"danger"}}
 
 
 def flat(decision: Decision, lang: str) -> bool:
     """Whether every option is shown as a direct button: at most :data:`BUTTONS_MAX`,
     and the bands (each group, each ``row``) fit in five rows."""
+    return _flat(decision, _grouping(decision, lang))
+
+
+def _flat(decision: Decision, gr: _Grouping) -> bool:
     if len(decision.options) > BUTTONS_MAX:
         return False
-    groups = groups_of(decision, lang)
     bands: dict[int | None, int] = {}
-    for opt in decision.options:
-        key = _band(opt, groups, lang)
+    for opt, g in zip(decision.options, gr.labels, strict=True):
+        key = _band(opt, g, gr)
         bands[key] = bands.get(key, 0) + 1
     return sum(-(-n // 5) for n in bands.values()) <= 5
 
@@ -152,42 +174,47 @@ def flat(decision: Decision, lang: str) -> bool:
 def entries(
     decision: Decision, lang: str, group: int | None, info: GameInfo | None = None
 ) -> list[Entry]:
-    groups = groups_of(decision, lang)
+    return _entries(decision, lang, group, info, _grouping(decision, lang))
+
+
+def _entries(
+    decision: Decision, lang: str, group: int | None, info: GameInfo | None, gr: _Grouping
+) -> list[Entry]:
+    groups = gr.groups
     out: list[Entry] = []
     if group is None and groups:
-        direct = flat(decision, lang)
-        guarded = _guarded(decision, lang)
+        direct = _flat(decision, gr)
+        guarded = _guarded(decision, gr)
         added: set[str] = set()
         sizes: dict[str, int] = {}
-        for opt in decision.options:
-            if opt.group is not None:
-                sizes[opt.group.get(lang)] = sizes.get(opt.group.get(lang), 0) + 1
-        for i, opt in enumerate(decision.options):
-            g = opt.group.get(lang) if opt.group is not None else None
+        for g in gr.labels:
+            if g is not None:
+                sizes[g] = sizes.get(g, 0) + 1
+        for i, (opt, g) in enumerate(zip(decision.options, gr.labels, strict=True)):
             if g is None or (g not in guarded and (direct or sizes[g] == 1)):
                 e = _opt_entry(opt, i, lang, info)  # direct: flat, or a one-option group
                 if direct:
-                    e.row = _band(opt, groups, lang)
+                    e.row = _band(opt, g, gr)
                 out.append(e)
             elif g not in added:
                 added.add(g)
-                out.append(_group_entry(decision, g, groups.index(g), lang))
+                out.append(_group_entry(decision, g, gr, lang))
         return out
     wanted = groups[group] if group is not None and 0 <= group < len(groups) else None
-    for i, opt in enumerate(decision.options):
-        if wanted is None or (opt.group is not None and opt.group.get(lang) == wanted):
+    for i, (opt, g) in enumerate(zip(decision.options, gr.labels, strict=True)):
+        if wanted is None or g == wanted:
             out.append(_opt_entry(opt, i, lang, info))
     return out
 
 
-def _group_entry(decision: Decision, label: str, index: int, lang: str) -> Entry:
+def _group_entry(decision: Decision, label: str, gr: _Grouping, lang: str) -> Entry:
     """A group button: on its options' row; red when every option in it is (a tie-break offer)."""
-    members = [o for o in decision.options if o.group is not None and o.group.get(lang) == label]
+    members = [o for o, g in zip(decision.options, gr.labels, strict=True) if g == label]
     danger = all(o.style == "danger" for o in members)
     return Entry(
         label=label,
         kind="g",
-        index=index,
+        index=gr.index[label],
         style="danger" if danger else "primary",
         row=members[0].row,
     )
@@ -265,16 +292,38 @@ def decision_msg(
     ``info`` (the game's declarations) names its stats and subjects; without
     it they show as their raw keys.
     """
-    tag = key_tag(decision.key)
-    items = entries(decision, lang, group, info)
+    gr = _grouping(decision, lang)
+    items = _entries(decision, lang, group, info, gr)
+    return _prompt(mid, version, decision, seat_name, lang, group, page, due_at, info, gr, items)
+
+
+def _prompt(
+    mid: int,
+    version: int,
+    decision: Decision,
+    seat_name: str,
+    lang: str,
+    group: int | None,
+    page: int,
+    due_at: float | None,
+    info: GameInfo | None,
+    gr: _Grouping,
+    items: list[Entry],
+) -> Msg:
     content = header(decision, seat_name, lang, due_at, info)
     legend = stats_legend(decision, lang, info)
     if legend:
         content += "\n-# " + legend
-    if group is not None:
-        groups = groups_of(decision, lang)
-        if 0 <= group < len(groups):
-            content += "\n" + t(lang, "prompt.group", group=groups[group])
+    if group is not None and 0 <= group < len(gr.groups):
+        content += "\n" + t(lang, "prompt.group", group=gr.groups[group])
+    rows = _rows(mid, version, key_tag(decision.key), items, group, page, lang)
+    return Msg(content=clip(content, 2000), rows=rows)
+
+
+def _rows(
+    mid: int, version: int, tag: str, items: list[Entry], group: int | None, page: int, lang: str
+) -> list[Row]:
+    """The components of a prompt showing ``items`` (group ``group`` opened, page ``page``)."""
     rows: list[Row] = []
     nav: list[Button] = []
     pinned, listed, page_size = split(items)
@@ -327,7 +376,7 @@ def decision_msg(
         )
     if nav:
         rows.append(nav)
-    return Msg(content=clip(content, 2000), rows=rows)
+    return rows
 
 
 def _button(mid: int, version: int, tag: str, e: Entry) -> Button:
@@ -356,25 +405,79 @@ def split(items: list[Entry]) -> tuple[list[Entry], list[Entry], int]:
     return pinned, listed, 25 * (SELECTS_MAX - 1)
 
 
+Layout = tuple[str, _Grouping, int | None, list[Entry], int]
+"""One prompt a decision can show: language, its grouping, group opened, entries, page."""
+
+
+def _layouts(
+    decision: Decision,
+    langs: tuple[str, ...],
+    info: GameInfo | None,
+    option: int | None = None,
+    page: int | None = None,
+) -> Iterator[Layout]:
+    """Every prompt :func:`decision_msg` can draw for ``decision``: each group opened or
+    not, each page, in each language (groups are named per language); lazily, so a
+    search stops at the first that fits. ``option``/``page``: the group holding that
+    option, and that page, come first (where a click on them was drawn)."""
+    for lang in langs:
+        gr = _grouping(decision, lang)
+        order: list[int | None] = [None, *range(len(gr.groups))]
+        if option is not None and 0 <= option < len(gr.labels):
+            label = gr.labels[option]
+            if label is not None:
+                order.remove(gr.index[label])
+                order.insert(1, gr.index[label])
+        for group in order:
+            items = _entries(decision, lang, group, info, gr)
+            _, listed, size = split(items)
+            pages = 1 if len(items) <= BUTTONS_MAX else (len(listed) + size - 1) // size
+            shown = list(range(pages))
+            if page is not None and 0 <= page < pages:
+                shown.remove(page)
+                shown.insert(0, page)
+            for p in shown:
+                yield lang, gr, group, items, p
+
+
 def decision_views(
     mid: int, version: int, decision: Decision, langs: tuple[str, ...], info: GameInfo | None
 ) -> list[Msg]:
     """Every prompt :func:`decision_msg` can draw for ``decision`` at ``version``: each
     group opened or not, each page, in each language (groups are named per language).
 
-    A click is accepted only if one of these offered exactly that component and value.
+    A click is accepted only if one of these offered exactly that component and value
+    (:func:`offered`).
     """
-    out: list[Msg] = []
-    for lang in langs:
-        for group in [None, *range(len(groups_of(decision, lang)))]:
-            items = entries(decision, lang, group, info)
-            _, listed, size = split(items)
-            pages = 1 if len(items) <= BUTTONS_MAX else (len(listed) + size - 1) // size
-            out += [
-                decision_msg(mid, version, decision, "", lang, group=group, page=p, info=info)
-                for p in range(pages)
-            ]
-    return out
+    return [
+        _prompt(mid, version, decision, "", lang, group, p, None, info, gr, items)
+        for lang, gr, group, items, p in _layouts(decision, langs, info)
+    ]
+
+
+def offered(
+    mid: int,
+    version: int,
+    decision: Decision,
+    langs: tuple[str, ...],
+    info: GameInfo | None,
+    custom_id: str,
+    values: list[str] | None,
+    *,
+    option: int | None = None,
+    page: int | None = None,
+) -> bool:
+    """Whether one of :func:`decision_views` offers exactly ``custom_id`` (and ``values``).
+
+    Only the components are drawn (a prompt's text offers nothing), view by view until
+    one offers it: those most likely to (``option``'s group, ``page``) first, so a
+    click usually costs one view instead of every group's in every language.
+    """
+    tag = key_tag(decision.key)
+    for lang, _gr, group, items, p in _layouts(decision, langs, info, option, page):
+        if Msg(rows=_rows(mid, version, tag, items, group, p, lang)).offers(custom_id, values):
+            return True
+    return False
 
 
 # --- drafts: a structured answer built click by click ------------------------------------------
