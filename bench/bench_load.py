@@ -110,8 +110,10 @@ ACTIVE_SETUPS = (
 )
 
 
-def levels(game: str) -> list[str]:
-    return [lv.id for lv in get_game(game).info.ai_levels]
+def levels(game: str, quick_only: bool = False) -> list[str]:
+    """The game's AI levels; ``quick_only``: those that do not think in a worker process
+    (MAD's medium and hard search for about a second of CPU per move by design)."""
+    return [lv.id for lv in get_game(game).info.ai_levels if not (quick_only and lv.process)]
 
 
 def pct(values: list[float], p: float) -> float:
@@ -285,6 +287,8 @@ class LoadDriver(Driver):
         self.stats = Stats()
         self.think = 0.0
         self.pauses = random.Random(16)
+        self.quick_ai = False
+        """Active matches get only the AI levels that think in the bot's process."""
         self.tasks: ClickTasks | None = None
         self.measuring = False
 
@@ -406,7 +410,7 @@ class Client:
     async def open(self) -> None:
         """``/arena start`` in the slot's channel, the others join, AI seats, Start."""
         d, s = self.d, self.setup
-        lv = levels(s.game)
+        lv = levels(s.game, quick_only=d.quick_ai)
         level = lv[(self.slot // len(ACTIVE_SETUPS) + self.round) % len(lv)]
         self.round += 1
         host = self.humans[0]
@@ -645,6 +649,7 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
         "load_before": os.getloadavg()[0],
         "cores": os.cpu_count() or 1,
         "long_lived": args.long_lived,
+        "quick_ai": args.quick_ai,
     }
     fresh_seed = bot.gm.lobby.new_seed
     deployed = ArenaBot.long_lived
@@ -653,6 +658,7 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
     bot.gm.lobby.new_seed = lambda: f"load-{next(seeds)}"  # the matches' dice are fixed
     with tempfile.TemporaryDirectory() as tmp:
         d = LoadDriver(Path(tmp), slots=args.active, humans=2 * args.active, idle_channels=idle)
+        d.quick_ai = args.quick_ai
         started = time.perf_counter()
         by_game = await fill_idle(d.db_path, d.idle_channels, d.guild_id)
         fig["fill_s"] = time.perf_counter() - started
@@ -800,7 +806,8 @@ def report(fig: dict[str, Any]) -> str:
     ]
     lines = [
         f"## Load: {fig['live_now']} live matches, {fig['active']} active, "
-        f"{fig['wall_s']:.0f} s, think {fig['think']:.2f} s",
+        f"{fig['wall_s']:.0f} s, think {fig['think']:.2f} s"
+        + (", active matches without MAD's searching levels" if fig["quick_ai"] else ""),
         "",
         "| Figure | Value | Goal | |",
         "|---|---|---|---|",
@@ -839,6 +846,12 @@ def main(argv: list[str] | None = None) -> int:
         "(e.g. 2 1 0.5 0.25 0): the highest rate with a public result p95 within 1 s",
     )
     parser.add_argument("--ramp-seconds", type=float, default=30.0, help="seconds per step")
+    parser.add_argument(
+        "--quick-ai",
+        action="store_true",
+        help="active matches without the AI levels that search in worker processes (MAD "
+        "medium and hard: about a second of CPU per move), to measure the bot itself",
+    )
     parser.add_argument(
         "--memory-sample",
         type=int,

@@ -33,6 +33,7 @@ async def test_a_small_run_plays_every_game_and_prints_every_figure(bench: Modul
         long_lived=True,
         ramp=[0.2],
         ramp_seconds=3.0,
+        quick_ai=False,
     )
     fig = await bench.bench(args)
     # Every live match is in memory: the idle ones recovered, the active ones opened.
