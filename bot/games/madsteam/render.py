@@ -17,33 +17,33 @@ names go in the message text (:func:`board_lines`).
 
 from __future__ import annotations
 
-from PIL import ImageDraw
+from PIL import Image, ImageDraw
 
 from bot.engine.decisions import Decision
-from bot.games.madsteam.view import MSView, PlaceView, PlayerView
-from bot.render.common import (
-    BG,
-    HIGHLIGHT,
-    INK,
-    MUTED,
-    OK,
-    PANEL,
+from bot.games.madsteam.render_tiles import (
+    ARRIVAL,
+    COST_INK,
+    LINK,
+    PREY,
+    Colour,
     canvas,
-    centred_text,
-    font,
-    png_bytes,
-    seat_colour,
-    text_on,
+    clan_text,
+    ix,
+    put_hero,
+    put_items,
+    put_text,
+    shelter_text,
+    slots_tile,
+    tags_tile,
 )
-from bot.render.fighters import Marks, crop, draw_tags, flow, md_escape, tags_height, wrap
+from bot.games.madsteam.view import MSView, PlaceView, PlayerView
+from bot.render.common import BG, HIGHLIGHT, INK, MUTED, OK, PANEL, font, png_bytes, seat_colour
+from bot.render.fighters import Marks, md_escape, tags_height, wrap
 
 W = 1024
 GAP = 26
 CELL_W = (W - 2 * 12 - 2 * GAP) // 3
 LINE = 40
-PREY = (240, 130, 110)
-ARRIVAL = (240, 160, 90)
-LINK = (96, 98, 110)
 
 GRID: dict[str, tuple[int, int]] = {
     "armoury": (0, 0),
@@ -98,9 +98,9 @@ def _res(r: str, lang: str) -> str:
 
 
 # --- the board ----------------------------------------------------------------------------
-def _place_lines(pv: PlaceView, lang: str) -> list[tuple[str, tuple[int, int, int]]]:
+def _place_lines(pv: PlaceView, lang: str) -> list[tuple[str, Colour]]:
     """A place's lines under its name: supply, search cards and objects, slots, prey."""
-    out: list[tuple[str, tuple[int, int, int]]] = []
+    out: list[tuple[str, Colour]] = []
     if pv.supply is not None and pv.resource is not None:
         out.append((f"{_res(pv.resource, lang)} {pv.supply}", INK))
     if pv.search_left is not None:
@@ -129,11 +129,12 @@ def _place_lines(pv: PlaceView, lang: str) -> list[tuple[str, tuple[int, int, in
 
 HERO_W = 60
 HERO_ROW = 62
+PER_ROW = max(1, (CELL_W - 16) // (HERO_W + 2))
+"""Heroes side by side in a place."""
 
 
 def _hero_rows(pv: PlaceView) -> int:
-    per_row = max(1, (CELL_W - 16) // (HERO_W + 2))
-    return -(-len(pv.heroes) // per_row)
+    return -(-len(pv.heroes) // PER_ROW)
 
 
 def _cell_height(pv: PlaceView, lang: str, marks: Marks) -> int:
@@ -143,24 +144,12 @@ def _cell_height(pv: PlaceView, lang: str, marks: Marks) -> int:
     return h + 8
 
 
-def _hero(
-    draw: ImageDraw.ImageDraw, x: float, y: float, seat: int, value: int, standing: bool
-) -> None:
-    """A hero centred at (x, y): upright filled disc when standing, flat outlined oval lying."""
-    fill = seat_colour(seat)
-    if standing:
-        draw.ellipse((x - 24, y - 29, x + 24, y + 29), fill=fill, outline=INK, width=2)
-        centred_text(draw, (x, y), str(value), 30, text_on(fill), True)
-    else:
-        draw.ellipse((x - 29, y - 19, x + 29, y + 19), fill=BG, outline=fill, width=5)
-        centred_text(draw, (x, y), str(value), 28, fill, True)
-
-
 def _place(
+    img: Image.Image,
     draw: ImageDraw.ImageDraw,
-    x0: float,
-    y0: float,
-    h: float,
+    x0: int,
+    y0: int,
+    h: int,
     view: MSView,
     pv: PlaceView,
     lang: str,
@@ -172,45 +161,37 @@ def _place(
     draw.rounded_rectangle(
         (x0, y0, x0 + CELL_W, y0 + h),
         radius=16,
-        fill=PANEL,
-        outline=HIGHLIGHT if labels else (ARRIVAL if hot else MUTED),
+        fill=ix(PANEL),
+        outline=ix(HIGHLIGHT if labels else (ARRIVAL if hot else MUTED)),
         width=7 if (labels or hot) else 2,
     )
     y = y0 + 14
-    draw.text(
-        (x0 + 14, y + LINE / 2), pv.name.get(lang), font=font(32, True), fill=INK, anchor="lm"
-    )
+    put_text(img, (x0 + 14, y + LINE // 2), pv.name.get(lang), 32, INK, PANEL, bold=True)
     y += LINE
     for text, ink in _place_lines(pv, lang):
-        draw.text((x0 + 14, y + LINE / 2), text, font=font(28), fill=ink, anchor="lm")
+        put_text(img, (x0 + 14, y + LINE // 2), text, 28, ink, PANEL)
         y += LINE
-    per_row = max(1, (CELL_W - 16) // (HERO_W + 2))
     for k, hv in enumerate(pv.heroes):
-        hx = x0 + 12 + HERO_W / 2 + (k % per_row) * (HERO_W + 2)
-        hy = y + HERO_ROW / 2 + (k // per_row) * HERO_ROW
-        _hero(draw, hx, hy, hv.seat, hv.value, hv.standing)
-        if not hv.standing and (hv.seat, pv.id, hv.value) in movable:
-            draw.ellipse((hx - 31, hy - 23, hx + 31, hy + 23), outline=HIGHLIGHT, width=4)
+        hx = x0 + 12 + HERO_W // 2 + (k % PER_ROW) * (HERO_W + 2)
+        hy = y + HERO_ROW // 2 + (k // PER_ROW) * HERO_ROW
+        ringed = not hv.standing and (hv.seat, pv.id, hv.value) in movable
+        put_hero(img, (hx, hy), hv.seat, hv.value, hv.standing, ringed)
     y += HERO_ROW * _hero_rows(pv) + 10
-    draw_tags(draw, x0 + 10, y, CELL_W - 20, labels)
+    if labels:
+        tags = tags_tile(tuple(labels), CELL_W - 20, tags_height(labels, CELL_W - 20))
+        img.paste(tags, (x0 + 10, y))
 
 
-def _centre(
-    draw: ImageDraw.ImageDraw, x0: float, y0: float, h: float, view: MSView, lang: str
-) -> None:
-    """The round and the phase in the middle of the ring (clear of the shortcut's corner)."""
+def _centre(img: Image.Image, x0: int, y0: int, h: int, view: MSView, lang: str) -> None:
+    """The round and the phase in the middle of the ring (clear of the shortcut's corner),
+    blended over the background like any text (the shortcut passes near)."""
     phase = PHASES.get(view.phase, (view.phase, view.phase))
-    cx, cy = x0 + CELL_W / 2 + 14, y0 + h / 2 + 10
-    draw.text(
-        (cx, cy - 28),
-        _w(f"Tour {view.round}/{view.rounds}", f"Round {view.round}/{view.rounds}", lang),
-        font=font(36, True),
-        fill=INK,
-        anchor="mm",
-    )
+    cx, cy = x0 + CELL_W // 2 + 14, y0 + h // 2 + 10
+    rnd = _w(f"Tour {view.round}/{view.rounds}", f"Round {view.round}/{view.rounds}", lang)
+    put_text(img, (cx, cy - 28), rnd, 36, INK, BG, bold=True, anchor="mm")
     lines = wrap(_w(phase[0], phase[1], lang), font(30, True), CELL_W - 40)
     for k, line in enumerate(lines):
-        draw.text((cx, cy + 20 + 36 * k), line, font=font(30, True), fill=HIGHLIGHT, anchor="mm")
+        put_text(img, (cx, cy + 20 + 36 * k), line, 30, HIGHLIGHT, BG, bold=True, anchor="mm")
 
 
 def _rows(view: MSView, lang: str, marks: Marks) -> list[int]:
@@ -237,20 +218,21 @@ def _movable(view: MSView, decision: Decision | None) -> set[tuple[int, str, int
 
 
 def _board(
+    img: Image.Image,
     draw: ImageDraw.ImageDraw,
-    top: float,
+    top: int,
+    row_h: list[int],
     view: MSView,
     lang: str,
     marks: Marks,
     movable: set[tuple[int, str, int]],
-) -> float:
+) -> int:
     """The places on the grid; returns the y below it."""
     places = {pv.id: pv for pv in view.places}
-    row_h = _rows(view, lang, marks)
     ys = [top, top + row_h[0] + GAP, top + row_h[0] + row_h[1] + 2 * GAP]
     xs = [12 + c * (CELL_W + GAP) for c in range(3)]
 
-    def box(pid: str) -> tuple[float, float, float, float]:
+    def box(pid: str) -> tuple[int, int, int, int]:
         c, r = GRID[pid]
         return (xs[c], ys[r], xs[c] + CELL_W, ys[r] + row_h[r])
 
@@ -258,25 +240,51 @@ def _board(
         (ax0, ay0, ax1, ay1), (bx0, by0, bx1, by1) = box(a), box(b)
         draw.line(
             ((ax0 + ax1) / 2, (ay0 + ay1) / 2, (bx0 + bx1) / 2, (by0 + by1) / 2),
-            fill=LINK,
+            fill=ix(LINK),
             width=14,
         )
     for pid, pv in places.items():
         x0, y0, _, _ = box(pid)
-        _place(draw, x0, y0, row_h[GRID[pid][1]], view, pv, lang, marks, movable)
-    _centre(draw, xs[1], ys[1], row_h[1], view, lang)
+        _place(img, draw, x0, y0, row_h[GRID[pid][1]], view, pv, lang, marks, movable)
+    _centre(img, xs[1], ys[1], row_h[1], view, lang)
     return ys[2] + row_h[2]
 
 
 # --- the clans ----------------------------------------------------------------------------
-def _player_lines(p: PlayerView, lang: str) -> list[str]:
-    stats = _w(
-        f"Survivants {p.survivors} · Confort {p.comfort} · Nourrir {p.feed_cost}",
-        f"Survivors {p.survivors} · Comfort {p.comfort} · Feed {p.feed_cost}",
-        lang,
-    )
-    res = flow([f"{_res(k, lang)} {v}" for k, v in p.resources.items()], font(28), W - 80, " · ")
-    return [stats, *res]
+Item = tuple[str, Colour]
+SEP = " · "
+CLAN_TEXT_W = W - 80
+"""Width of a clan's lines of numbers (from x 40)."""
+
+
+def _stats_items(p: PlayerView, lang: str) -> list[Item]:
+    """Survivors, comfort and feeding cost (white), then each resource (grey)."""
+    stats = [
+        _w(f"Survivants {p.survivors}", f"Survivors {p.survivors}", lang),
+        _w(f"Confort {p.comfort}", f"Comfort {p.comfort}", lang),
+        _w(f"Nourrir {p.feed_cost}", f"Feed {p.feed_cost}", lang),
+    ]
+    res = [f"{_res(k, lang)} {v}" for k, v in p.resources.items()]
+    return [(s, INK) for s in stats] + [(r, MUTED) for r in res]
+
+
+def _flow_items(items: list[Item], width: float) -> list[list[Item]]:
+    """Items side by side, as many per line as fit ``width`` (an item is never split),
+    measured by their tiles' advances (the tiles are the ones then pasted)."""
+    sep = clan_text(SEP, 28, False, MUTED, PANEL, "lm").advance
+    lines: list[list[Item]] = []
+    current: list[Item] = []
+    x = 0.0
+    for text, ink in items:
+        adv = clan_text(text, 28, False, ink, PANEL, "lm").advance
+        if current and x + sep + adv > width:
+            lines.append(current)
+            current, x = [], 0.0
+        x += (sep if current else 0.0) + adv
+        current.append((text, ink))
+    if current:
+        lines.append(current)
+    return lines
 
 
 def _player_title(p: PlayerView, lang: str) -> list[str]:
@@ -285,12 +293,15 @@ def _player_title(p: PlayerView, lang: str) -> list[str]:
 
 
 def _player_h(p: PlayerView, lang: str) -> int:
-    return LINE * (len(_player_title(p, lang)) + len(_player_lines(p, lang))) + 24
+    lines = len(_player_title(p, lang)) + len(_flow_items(_stats_items(p, lang), CLAN_TEXT_W))
+    return LINE * lines + 24
 
 
 def _player_panel(
-    draw: ImageDraw.ImageDraw, view: MSView, p: PlayerView, y: float, lang: str
-) -> float:
+    img: Image.Image, draw: ImageDraw.ImageDraw, view: MSView, p: PlayerView, y: int, lang: str
+) -> int:
+    """A clan: its name and shelter, its score (★ with the first-player token), then its
+    survivors, comfort, feeding cost and resources, items flowed over as few lines as fit."""
     h = _player_h(p, lang)
     fill = seat_colour(p.seat)
     turn = view.turn == p.seat
@@ -299,45 +310,62 @@ def _player_panel(
     draw.rounded_rectangle(
         (12, y, W - 12, y + h - 8),
         radius=12,
-        fill=PANEL,
-        outline=HIGHLIGHT if turn else (fill if own else None),
+        fill=ix(PANEL),
+        outline=ix(HIGHLIGHT) if turn else (ix(fill) if own else None),
         width=4,
     )
-    draw.rectangle((12, y + 6, 26, y + h - 14), fill=fill)
-    ly = y + 8 + LINE / 2
+    draw.rectangle((12, y + 6, 26, y + h - 14), fill=ix(fill))
+    ly = y + 8 + LINE // 2
     for line in _player_title(p, lang):
-        draw.text((40, ly), line, font=font(30, True), fill=INK, anchor="lm")
+        put_text(img, (40, ly), line, 30, INK, PANEL, bold=True, cache=clan_text)
         ly += LINE
     right = _w(f"{p.score} PS", f"{p.score} SP", lang)
     if p.first:
         right = _w("★1er  ", "★1st  ", lang) + right
-    draw.text((W - 30, y + 8 + LINE / 2), right, font=font(30, True), fill=HIGHLIGHT, anchor="rm")
-    for k, line in enumerate(_player_lines(p, lang)):
-        draw.text(
-            (40, ly + LINE * k), line, font=font(28), fill=INK if k == 0 else MUTED, anchor="lm"
-        )
+    put_text(
+        img,
+        (W - 30, y + 8 + LINE // 2),
+        right,
+        30,
+        HIGHLIGHT,
+        PANEL,
+        bold=True,
+        anchor="rm",
+        cache=clan_text,
+    )
+    for line_items in _flow_items(_stats_items(p, lang), CLAN_TEXT_W):
+        put_items(img, (40, ly), line_items, (SEP, MUTED), 28, PANEL, clan_text)
+        ly += LINE
     return y + h
 
 
 # --- the seat's own shelter -------------------------------------------------------------------
 ROOM_W = (W - 24 - 12 - 24) // 2
+ROOM_TEXT_W = ROOM_W - 24 - 4 * 32 - 14
 
 
 def _room_lines(power: str) -> list[str]:
-    return wrap(power, font(28), ROOM_W - 24 - 4 * 32 - 14)
+    return wrap(power, font(28), ROOM_TEXT_W)
 
 
-def _shelter(draw: ImageDraw.ImageDraw, p: PlayerView, y: float, lang: str) -> float:
-    """The seat's rooms (survivors, feeding cost, power, lit while complete) and its objects."""
+def _object_lines(p: PlayerView, lang: str) -> list[tuple[str, Colour]]:
+    """The seat's working objects (✓: used this round) and those still to repair."""
+    active = [o.name.get(lang) + (" ✓" if o.used else "") for o in p.active]
+    repair = [o.name.get(lang) for o in p.inactive]
+    lines = [
+        (_w("Objets actifs : ", "Active objects: ", lang) + (", ".join(active) or "—"), OK),
+        (_w("À réparer : ", "To repair: ", lang) + (", ".join(repair) or "—"), MUTED),
+    ]
+    return [(line, ink) for text, ink in lines for line in wrap(text, font(28), W - 60)]
+
+
+def _shelter(img: Image.Image, draw: ImageDraw.ImageDraw, p: PlayerView, y: int, lang: str) -> int:
+    """The seat's rooms (survivors, feeding cost, power, lit while complete) and its objects;
+    returns the y below them."""
     shelter = p.shelter.get(lang) if p.shelter else "—"
-    draw.rectangle((12, y + 4, 26, y + LINE - 4), fill=seat_colour(p.seat))
-    draw.text(
-        (36, y + LINE / 2),
-        _w(f"Votre abri : {shelter}", f"Your shelter: {shelter}", lang),
-        font=font(32, True),
-        fill=INK,
-        anchor="lm",
-    )
+    draw.rectangle((12, y + 4, 26, y + LINE - 4), fill=ix(seat_colour(p.seat)))
+    title = _w(f"Votre abri : {shelter}", f"Your shelter: {shelter}", lang)
+    put_text(img, (36, y + LINE // 2), title, 32, INK, BG, bold=True, cache=shelter_text)
     y += LINE + 8
     rooms = p.rooms
     for i in range(0, len(rooms), 2):
@@ -348,51 +376,36 @@ def _shelter(draw: ImageDraw.ImageDraw, p: PlayerView, y: float, lang: str) -> f
             draw.rounded_rectangle(
                 (rx, y, rx + ROOM_W, y + h - 8),
                 radius=10,
-                fill=PANEL,
-                outline=OK if room.active else MUTED,
+                fill=ix(PANEL),
+                outline=ix(OK if room.active else MUTED),
                 width=4 if room.active else 1,
             )
-            draw.text(
-                (rx + 12, y + 6 + LINE / 2),
-                room.name.get(lang),
-                font=font(28, True),
-                fill=INK,
-                anchor="lm",
-            )
-            draw.text(
-                (rx + ROOM_W - 12, y + 6 + LINE / 2),
-                f"-{room.cost}",
-                font=font(28, True),
-                fill=(210, 140, 230),
+            mid = y + 6 + LINE // 2
+            name = room.name.get(lang)
+            put_text(img, (rx + 12, mid), name, 28, INK, PANEL, bold=True, cache=shelter_text)
+            cost = f"-{room.cost}"
+            put_text(
+                img,
+                (rx + ROOM_W - 12, mid),
+                cost,
+                28,
+                COST_INK,
+                PANEL,
+                bold=True,
                 anchor="rm",
+                cache=shelter_text,
             )
             sy = y + 6 + LINE + 6
-            for s in range(room.slots):
-                sx = rx + 12 + s * 32
-                square = (sx, sy, sx + 26, sy + 26)
-                if s < room.survivors:
-                    draw.rectangle(square, fill=seat_colour(p.seat))
-                else:
-                    draw.rectangle(square, outline=MUTED, width=2)
+            if room.slots:
+                img.paste(slots_tile(room.slots, room.survivors, p.seat), (rx + 12, sy))
+            ink = OK if room.active else MUTED
             for n, line in enumerate(_room_lines(room.power.get(lang))):
-                draw.text(
-                    (rx + 12 + 4 * 32 + 14, sy + 13 + LINE * n),
-                    line,
-                    font=font(28),
-                    fill=OK if room.active else MUTED,
-                    anchor="lm",
-                )
+                at = (rx + 12 + 4 * 32 + 14, sy + 13 + LINE * n)
+                put_text(img, at, line, 28, ink, PANEL, cache=shelter_text)
         y += h
-    active = [o.name.get(lang) + (" ✓" if o.used else "") for o in p.active]
-    repair = [o.name.get(lang) for o in p.inactive]
-    lines = [
-        (_w("Objets actifs : ", "Active objects: ", lang) + (", ".join(active) or "—"), OK),
-        (_w("À réparer : ", "To repair: ", lang) + (", ".join(repair) or "—"), MUTED),
-    ]
-    for text, ink in lines:
-        for line in wrap(text, font(28), W - 60):
-            draw.text((24, y + LINE / 2), line, font=font(28), fill=ink, anchor="lm")
-            y += LINE
+    for line, ink in _object_lines(p, lang):
+        put_text(img, (24, y + LINE // 2), line, 28, ink, BG, cache=shelter_text)
+        y += LINE
     return y
 
 
@@ -401,35 +414,35 @@ def _shelter_h(p: PlayerView, lang: str) -> int:
     for i in range(0, len(p.rooms), 2):
         pair = p.rooms[i : i + 2]
         h += max(LINE * (1 + len(_room_lines(r.power.get(lang)))) + 20 for r in pair)
-    active = ", ".join(o.name.get(lang) + " ✓" for o in p.active) or "—"
-    repair = ", ".join(o.name.get(lang) for o in p.inactive) or "—"
-    for text in (
-        _w("Objets actifs : ", "Active objects: ", lang) + active,
-        _w("À réparer : ", "To repair: ", lang) + repair,
-    ):
-        h += LINE * len(wrap(text, font(28), W - 60))
-    return h
+    return h + LINE * len(_object_lines(p, lang))
+
+
+MARGIN = 12
+"""Empty border around the drawing (the image is sized to what it holds: no crop pass)."""
 
 
 def render_view(view: MSView, lang: str = "en", decision: Decision | None = None) -> bytes:
     """PNG of the board (every hero lying or standing), each clan, and the seat's shelter.
 
     ``decision`` (a private prompt) marks the places its options move a hero to, and rings
-    the heroes it may stand up.
+    the heroes it may stand up. The layout is measured first and the canvas made exactly
+    its size (the last clan's box or the shelter's last line, then the margin).
     """
     marks = Marks(decision, lang)
     me = next((p for p in view.players if p.seat == view.seat), None)
-    height = 12 + sum(_rows(view, lang, marks)) + 2 * GAP + 20
-    height += sum(_player_h(p, lang) for p in view.players)
-    if me is not None:
-        height += 16 + _shelter_h(me, lang)
-    img, draw = canvas(W, height + 12)
-    y = _board(draw, 12, view, lang, marks, _movable(view, decision)) + 20
+    row_h = _rows(view, lang, marks)
+    board_h = sum(row_h) + 2 * GAP
+    clans_h = sum(_player_h(p, lang) for p in view.players)
+    height = MARGIN + board_h + 20 + clans_h
+    # The last clan's box stops 8 px above its slot; the shelter's last line fills its own.
+    height += 16 + _shelter_h(me, lang) + MARGIN - 12 if me is not None else MARGIN - 8
+    img, draw = canvas(W, height)
+    y = _board(img, draw, MARGIN, row_h, view, lang, marks, _movable(view, decision)) + 20
     for p in view.players:
-        y = _player_panel(draw, view, p, y, lang)
+        y = _player_panel(img, draw, view, p, y, lang)
     if me is not None:
-        _shelter(draw, me, y + 16, lang)
-    return png_bytes(crop(img, BG))
+        _shelter(img, draw, me, y + 16, lang)
+    return png_bytes(img)
 
 
 TEXT_MAX = 1000

@@ -1,20 +1,37 @@
 """Madsteam's image on a phone (issue 11 items 4 and 5): every text 28 px or more per
 1024 px of width, nothing cut, the places a hero may go marked with the buttons' labels,
-and another clan's set-up draw never drawn."""
+and another clan's set-up draw never drawn.
+
+Each image here is drawn with its pieces' caches emptied first, so every string is drawn
+(hence recorded and measured) rather than pasted from an earlier image."""
 
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 
 import pytest
 
+import bot.games.madsteam.render as render
 from bot.engine import Match, SeatSpec
 from bot.games.madsteam.render import CELL_W, _movable
+from bot.render.common import clear_drawing_caches
 from bot.render.fighters import plain, tag_lines
 from tests.support.drawn_text import (
     check_a_played_match,
     recording,
 )
+
+
+@pytest.fixture(autouse=True)
+def every_piece_drawn(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = render.render_view
+
+    def fresh(*args: Any, **kwargs: Any) -> bytes:
+        clear_drawing_caches()
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(render, "render_view", fresh)
 
 
 def _match(n: int, seed: str) -> Match:
