@@ -8,10 +8,13 @@ bilingual refusal naming its first errors, never a traceback.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import tomllib
+import weakref
+from collections.abc import Callable
 from pathlib import Path
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
@@ -65,6 +68,10 @@ class DataFile(Generic[M]):
         self.cache_default = cache_default
         """Share one parsed default (only for a model nothing mutates)."""
         self._default: M | None = None
+        self._shared: weakref.WeakValueDictionary[str, M] = weakref.WeakValueDictionary()
+        """Models in use, by a hash of their content (kept while a live match holds one)."""
+        self._by_id: weakref.WeakValueDictionary[int, M] = weakref.WeakValueDictionary()
+        """The same models by ``id``: a state built from one already shared skips the hash."""
 
     def _refusal(self, name: str, exc: Exception) -> IllegalDecision:
         detail = "; ".join(validation_errors(exc))[:600]
@@ -130,3 +137,39 @@ class DataFile(Generic[M]):
         if not path and self.cache_default:
             self._default = parsed
         return parsed
+
+    def shared(self, value: Any, build: Callable[[Any], M]) -> M:
+        """One model object per content, shared by every live match that holds it.
+
+        Why (issue 16 item 5): each match's state holds its whole data file (the
+        project's, or a group's upload) so that a snapshot and a replay need nothing
+        else; validated once per match it cost tens of kB each. It is still dumped
+        with every state; only the objects in memory are shared, so the model must be
+        one nothing mutates once validated. ``value`` is what the state is built from
+        (stored JSON or a model), ``build`` the validation run when this content is
+        not in use yet (a state field's wrap validator passes its handler).
+        """
+        if isinstance(value, self.model) and self._by_id.get(id(value)) is value:
+            return value
+        raw = value.model_dump(mode="json") if isinstance(value, BaseModel) else value
+        key = _content_key(raw)
+        found = self._shared.get(key) if key is not None else None
+        if found is not None:
+            return found
+        model = value if isinstance(value, self.model) else build(value)
+        canonical = _content_key(model.model_dump(mode="json"))
+        assert canonical is not None  # a validated model dumps to JSON
+        found = self._shared.setdefault(canonical, model)
+        if key is not None and key != canonical:
+            self._shared[key] = found
+        self._by_id[id(found)] = found
+        return found
+
+
+def _content_key(data: Any) -> str | None:
+    """A hash of JSON-able data (None when it is not JSON-able: then it is validated)."""
+    try:
+        text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    except (TypeError, ValueError):
+        return None
+    return hashlib.sha256(text.encode()).hexdigest()

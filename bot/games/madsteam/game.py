@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import copy
 import random
 from typing import Any
 
+from bot.engine.copying import copy_state, intern_strings
 from bot.engine.decisions import Answer, Decision
 from bot.engine.events import AnyEvent
 from bot.engine.game import Ctx, Game, GameInfo, ModeInfo, OptionSpec, Outcome, Reply, SeatSpec
@@ -140,9 +140,17 @@ class Madsteam(Game[MSState, MSView]):
             shared=state.shared,
         )
 
+    def load(self, data: dict[str, Any]) -> MSState:
+        """The state, its strings shared with every other live match (issue 16 item 5);
+        the data are shared by content when the state is validated."""
+        return MSState.model_validate(
+            {k: v if k == "data" else intern_strings(v) for k, v in data.items()}
+        )
+
     def copy(self, state: MSState) -> MSState:
-        """A deep copy sharing the frozen card data (it never changes during a match)."""
-        return copy.deepcopy(state, {id(state.data): state.data})
+        """A copy of what an apply may change; the frozen data, texts and strings
+        are shared (:func:`copy_state`: a deep copy cost most of an apply)."""
+        return copy_state(state)
 
     def round_label(self, state: MSState) -> int:
         return state.round

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Literal
+import weakref
+from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidatorFunctionWrapHandler, field_validator
 
 from bot.engine.text import Text
-from bot.games.madsteam.data import GameData, Place
+from bot.games.madsteam.data import DATA_FILE, GameData, Place
 
 HERO_VALUES = [3, 4, 4, 5]
 """Mise en place : each clan's heroes are the meeples 3, 4, 4 and 5."""
@@ -30,6 +31,11 @@ class Hero(BaseModel):
 
 
 class Gibier(BaseModel):
+    """A gibier card in play. Frozen: a kill takes it off its stack, nothing changes it,
+    so every live match shares one object per card content (issue 16 item 5)."""
+
+    model_config = ConfigDict(frozen=True)
+
     name: str
     name_en: str | None = None
     strength: int
@@ -38,6 +44,17 @@ class Gibier(BaseModel):
     @property
     def names(self) -> Text:
         return Text(fr=self.name, en=self.name_en or self.name)
+
+
+_GIBIER: weakref.WeakValueDictionary[tuple[str, str | None, int, tuple[int, ...]], Gibier] = (
+    weakref.WeakValueDictionary()
+)
+"""Gibier cards in use by some live match, by content."""
+
+
+def shared_gibier(g: Gibier) -> Gibier:
+    """The one object in use for this card's content (``g`` itself if it is the first)."""
+    return _GIBIER.setdefault((g.name, g.name_en, g.strength, tuple(g.food)), g)
 
 
 class Player(BaseModel):
@@ -122,6 +139,18 @@ class MSState(BaseModel):
     winners: list[int] = Field(default_factory=list)
     scores: dict[int, int] = Field(default_factory=dict)
     shared: bool = False
+
+    @field_validator("data", mode="wrap")
+    @classmethod
+    def _shared_data(cls, value: Any, handler: ValidatorFunctionWrapHandler) -> GameData:
+        """Matches playing the same data file share one frozen copy (issue 16 item 5)."""
+        return DATA_FILE.shared(value, handler)
+
+    @field_validator("gibier")
+    @classmethod
+    def _shared_gibier(cls, value: dict[str, list[Gibier]]) -> dict[str, list[Gibier]]:
+        """The stacks hold the one shared card of each content (issue 16 item 5)."""
+        return {place: [shared_gibier(g) for g in stack] for place, stack in value.items()}
 
     @property
     def n(self) -> int:

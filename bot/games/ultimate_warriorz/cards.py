@@ -9,7 +9,7 @@ host option ``cards`` (a path) or ``card_data`` (an uploaded file's text).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import (
     BaseModel,
@@ -172,9 +172,13 @@ SPECIAL_EFFECTS: dict[str, Text] = {
 
 
 class Card(BaseModel):
-    """One action card (CARTE ACTION): initiative, move, melee and ranged dice, defence."""
+    """One action card (CARTE ACTION): initiative, move, melee and ranged dice, defence.
 
-    model_config = ConfigDict(extra="forbid")
+    Frozen, like the whole card set: live matches share one set per content and a
+    move's state copy keeps it (issue 16 item 5).
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
 
     id: str = Field(min_length=1, max_length=30, pattern=r"^[a-z0-9-]+$")
     initiative: int = Field(ge=1, le=8)
@@ -189,7 +193,7 @@ class Card(BaseModel):
 class FighterData(BaseModel):
     """A fighter sheet (FICHE COMBATTANT) and its eight action cards."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", frozen=True)
 
     id: str
     name: str
@@ -198,6 +202,23 @@ class FighterData(BaseModel):
     defence: int = Field(ge=2, le=6)
     """The sheet's defence, used until the fighter's first card is played."""
     cards: list[Card]
+
+    @model_validator(mode="before")
+    @classmethod
+    def _owned_cards(cls, data: Any) -> Any:
+        """Each card names its fighter (the file need not): set before the frozen cards exist."""
+        owner = data.get("id") if isinstance(data, dict) else None
+        if isinstance(owner, str) and isinstance(data.get("cards"), list):
+            data = dict(data)
+            data["cards"] = [
+                {**c, "fighter": owner}
+                if isinstance(c, dict)
+                else c.model_copy(update={"fighter": owner})
+                if isinstance(c, Card)
+                else c
+                for c in data["cards"]
+            ]
+        return data
 
     @field_validator("id")
     @classmethod
@@ -222,7 +243,6 @@ class FighterData(BaseModel):
                 f"magic-item card ({item!r}) are needed"
             )
         for c in self.cards:
-            c.fighter = self.id
             for stat, dice in BOOK_DICE.get(c.special or "", {}).items():
                 if getattr(c, stat) != dice:
                     raise ValueError(f"{c.id}: {stat} must be {dice} dice, as the book prints it")
@@ -238,9 +258,13 @@ class FighterData(BaseModel):
 
 
 class CardSet(BaseModel):
-    """The whole data file: the eight fighters and their 64 cards."""
+    """The whole data file: the eight fighters and their 64 cards.
 
-    model_config = ConfigDict(extra="forbid")
+    Frozen: the rules never change it, so matches playing the same cards share one
+    set in memory (:meth:`DataFile.shared`, issue 16 item 5).
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
 
     fighters: list[FighterData]
     _index: dict[str, Card] | None = PrivateAttr(default=None)
@@ -282,7 +306,11 @@ def special_kind(special: str) -> Kind:
 
 
 CARD_FILE = DataFile(
-    CardSet, DEFAULT_CARDS, Text(fr="de cartes", en="card"), inline_name="card_data"
+    CardSet,
+    DEFAULT_CARDS,
+    Text(fr="de cartes", en="card"),
+    inline_name="card_data",
+    cache_default=True,  # frozen models: every match can share the project's cards
 )
 
 

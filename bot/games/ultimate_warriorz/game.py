@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import copy
 import random
 from typing import Any
 
+from bot.engine.copying import copy_state, intern_strings
 from bot.engine.decisions import Answer, Decision
 from bot.engine.events import AnyEvent
 from bot.engine.game import Ctx, Game, GameInfo, ModeInfo, OptionSpec, Outcome, Reply, SeatSpec
@@ -246,9 +246,17 @@ class UltimateWarriorz(Game[UWState, UWView]):
             shared=state.result_shared,
         )
 
+    def load(self, data: dict[str, Any]) -> UWState:
+        """The state, its strings shared with every other live match (issue 16 item 5);
+        the cards are shared by content when the state is validated."""
+        return UWState.model_validate(
+            {k: v if k == "cards" else intern_strings(v) for k, v in data.items()}
+        )
+
     def copy(self, state: UWState) -> UWState:
-        """A deep copy sharing the card data, which the rules never change once loaded."""
-        return copy.deepcopy(state, memo={id(state.cards): state.cards})
+        """A copy of what an apply may change; the frozen cards, texts and strings
+        are shared (:func:`copy_state`: a deep copy cost most of an apply)."""
+        return copy_state(state)
 
     def round_label(self, state: UWState) -> int:
         return state.round

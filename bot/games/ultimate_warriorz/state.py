@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, ValidatorFunctionWrapHandler, field_validator
 
 from bot.engine.text import Text
-from bot.games.ultimate_warriorz.cards import CardSet
+from bot.games.ultimate_warriorz.cards import CARD_FILE, CardSet
 
 Phase = Literal["draft", "place", "pick", "act", "over"]
 AttackKind = Literal["melee", "ranged", "stones"]
@@ -137,6 +137,12 @@ class UWState(BaseModel):
     result_text: Text | None = None
     result_scores: dict[int, float] = Field(default_factory=dict)
     result_shared: bool = False
+
+    @field_validator("cards", mode="wrap")
+    @classmethod
+    def _shared_cards(cls, value: Any, handler: ValidatorFunctionWrapHandler) -> CardSet:
+        """Matches playing the same cards share one frozen card set (issue 16 item 5)."""
+        return CARD_FILE.shared(value, handler)
 
     def fighter(self, fid: str) -> Fighter:
         for f in self.fighters:

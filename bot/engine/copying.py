@@ -1,0 +1,95 @@
+"""Cheap state copies and shared strings for pydantic match states (issue 16 item 5).
+
+Every apply works on a copy of the state (:meth:`bot.engine.game.Game.copy`), so a
+refused decision never leaves a half-applied state. ``copy.deepcopy`` of a pydantic
+state was a top CPU cost per click: it keeps a memo of every object, and pydantic's
+``__deepcopy__`` goes through it for each model. A match state is a tree of models,
+lists, dicts and immutable leaves, so a copy only has to rebuild the mutable nodes:
+:func:`copy_state` does that, and shares what cannot change (strings, numbers,
+frozen models such as a game's data file or a :class:`~bot.engine.text.Text`).
+"""
+
+from __future__ import annotations
+
+import copy
+import sys
+from typing import Any, TypeVar, cast
+
+from pydantic import BaseModel
+
+T = TypeVar("T")
+
+_ATOMS: frozenset[type] = frozenset({str, int, float, bool, type(None), bytes})
+"""Immutable leaves, shared by a copy (exact types: a subclass may carry state)."""
+
+_FROZEN: dict[type, bool] = {}
+"""Whether a model class is frozen (read once per class)."""
+
+
+def copy_state(value: T) -> T:
+    """A copy of a match state that no change to it can reach back from.
+
+    Lists, dicts and unfrozen models are rebuilt; immutable leaves and frozen models
+    are shared (a frozen model is one nothing mutates: a game's data, a text). Two
+    references to one mutable object in ``value`` become two objects, as when a state
+    is loaded from its snapshot. Anything else is deep-copied.
+    """
+    return cast(T, _copy(value))
+
+
+def _copy(v: Any) -> Any:
+    t = type(v)
+    if t in _ATOMS:
+        return v
+    if t is list:
+        return [x if type(x) in _ATOMS else _copy(x) for x in v]
+    if t is dict:
+        return {k: x if type(x) in _ATOMS else _copy(x) for k, x in v.items()}
+    if isinstance(v, BaseModel):
+        frozen = _FROZEN.get(t)
+        if frozen is None:
+            frozen = _FROZEN[t] = bool(t.model_config.get("frozen"))
+        return v if frozen else _copy_model(v)
+    if t is tuple:
+        return tuple(_copy(x) for x in v)
+    return copy.deepcopy(v)
+
+
+def _copy_model(v: BaseModel) -> BaseModel:
+    """A new instance with copied fields, as pydantic's ``__deepcopy__`` builds one."""
+    new = object.__new__(type(v))
+    set_attr = object.__setattr__
+    set_attr(
+        new,
+        "__dict__",
+        {k: x if type(x) in _ATOMS else _copy(x) for k, x in v.__dict__.items()},
+    )
+    set_attr(new, "__pydantic_fields_set__", set(v.__pydantic_fields_set__))
+    extra = v.__pydantic_extra__
+    set_attr(new, "__pydantic_extra__", None if extra is None else _copy(extra))
+    private = v.__pydantic_private__
+    set_attr(
+        new,
+        "__pydantic_private__",
+        None if private is None else {k: _copy(x) for k, x in private.items()},
+    )
+    return new
+
+
+def intern_strings(value: Any) -> Any:
+    """JSON data with its strings (keys and values) interned.
+
+    Why: a state loaded from JSON holds its own copy of every id and word ("water",
+    "forest", a card's id...) while every other live match holds the same ones; the
+    interned string is one object for all of them.
+    """
+    t = type(value)
+    if t is str:
+        return sys.intern(value)
+    if t is list:
+        return [intern_strings(x) for x in value]
+    if t is dict:
+        return {
+            (sys.intern(k) if type(k) is str else k): intern_strings(x) for k, x in value.items()
+        }
+    return value
