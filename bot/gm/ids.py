@@ -15,6 +15,7 @@ handlers never take a custom id apart themselves.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 from dataclasses import dataclass
@@ -28,6 +29,8 @@ _NAT = r"(?:0|[1-9][0-9]{0,8})"
 _INT = r"(?:0|-?[1-9][0-9]{0,8})"
 _TAG = r"[0-9a-f]{8}"
 _DID = r"(?:n|[0-9a-f]{6})"
+_LONGEST = 102
+"""The longest string :data:`_HEAD` can match."""
 _HEAD = re.compile(
     r"am:(?P<mid>[1-9][0-9]{0,18}):(?P<action>[a-z]{1,8}):(?P<ver>" + _NAT + r")"
     r"(?::(?P<arg>[A-Za-z0-9._-]{1,60}))?"
@@ -60,10 +63,7 @@ class ComponentId:
 
     def encode(self) -> str:
         """The custom id; raises if this value could not be read back as itself."""
-        out = _write(self)
-        if len(out) > MAX_LEN or parse(out) != self:
-            raise ValueError(f"bad custom_id {out!r}")
-        return out
+        return _encode(self)
 
     @classmethod
     def build(cls, mid: int, ver: int, groups: dict[str, str]) -> ComponentId:
@@ -330,8 +330,28 @@ _KINDS.update({DraftAmount.ACTION: DraftAmount, DraftMenu.ACTION: DraftMenu})
 DRAFT_ACTIONS = ("dopt", "damt", "dback", "dok", "dsel")
 
 
+CACHED = 4096
+"""Ids encoded and parsed kept in memory: a prompt draws the same buttons in each
+language and view, and a click reads back an id just drawn (values are frozen)."""
+
+
+@functools.lru_cache(maxsize=CACHED)
+def _encode(c: ComponentId) -> str:
+    out = _write(c)
+    if len(out) > MAX_LEN or _parse(out) != c:
+        raise ValueError(f"bad custom_id {out!r}")
+    return out
+
+
 def parse(custom_id: str) -> ComponentId | None:
     """The typed id ``custom_id`` stands for, or None for anything we never write."""
+    if len(custom_id) > _LONGEST:
+        return None  # nothing that long matches: not worth a place in the cache
+    return _parse(custom_id)
+
+
+@functools.lru_cache(maxsize=CACHED)
+def _parse(custom_id: str) -> ComponentId | None:
     m = _HEAD.fullmatch(custom_id)
     if m is None:
         return None
@@ -367,6 +387,7 @@ def _write(c: ComponentId) -> str:
     return f"{PREFIX}:{c.mid}:{c.ACTION}:{c.ver}" + (f":{arg}" if arg is not None else "")
 
 
+@functools.lru_cache(maxsize=CACHED)
 def key_tag(key: str) -> str:
     """A short stable tag for a decision key (keys may hold ':' and be long)."""
     return hashlib.sha256(key.encode()).hexdigest()[:8]
