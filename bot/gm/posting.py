@@ -448,12 +448,13 @@ class PostingMixin(Base):
             units = _units(items, set(await roles()))
         else:
             units = [_Unit(item, item.payload) for item in items]
+        urgent = _awaited(units)
         blocked: set[int] = set()
         """Channels where a post waits: nothing later goes there (posts keep their order)."""
         held: set[tuple[int, str]] = set()
         """(channel, role) of the edits held back: a post giving that role away waits."""
         complete = True
-        for unit in units:
+        for i, unit in enumerate(units):
             item = unit.item
             channel = item.channel_id
             if channel in blocked or (item.kind == "post" and _depends(item, channel, held)):
@@ -466,7 +467,8 @@ class PostingMixin(Base):
             known = await roles() if item.role else {}
             if pacer is not None:
                 posts = item.kind == "post" or _creates(item, unit.payload, known)
-                kind: Kind = "post" if posts else "edit"
+                # An edit a post waits for (a table becoming its summary) goes as one.
+                kind: Kind = "post" if posts or i in urgent else "edit"
                 cost = _cost(item, unit.payload, known)
                 wait = pacer.wait(channel, kind, cost) if cost else 0.0
                 if wait > 0:
@@ -751,6 +753,23 @@ def _merged(older: dict[str, Any], newer: dict[str, Any]) -> dict[str, Any]:
         out["msg"] = mine
     if older.get("create", True):
         out.pop("create", None)
+    return out
+
+
+def _awaited(units: list[_Unit]) -> set[int]:
+    """Indexes of the edits a later post of the same channel depends on (:func:`_depends`):
+    paced as posts, so the post is not held behind an edit spacing."""
+    latest: dict[tuple[int, str], int] = {}
+    out: set[int] = set()
+    for i, unit in enumerate(units):
+        item = unit.item
+        if item.role is None:
+            continue
+        if item.kind == "edit":
+            latest[(item.channel_id, item.role)] = i
+            continue
+        roles = [item.role, LEGACY_BOARD] if item.payload.get("retire") else [item.role]
+        out |= {j for r in roles if (j := latest.get((item.channel_id, r))) is not None}
     return out
 
 

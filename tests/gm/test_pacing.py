@@ -340,6 +340,32 @@ async def test_a_burst_of_edits_is_merged_and_posts_overtake_it(
     assert stats.waited_max == pytest.approx(5 - 0.05)
 
 
+async def test_a_table_becoming_its_summary_goes_with_the_next_table_unspaced(
+    rig: tuple[GameMaster, Channel, ManualClock, int],
+) -> None:
+    """The round's end: the table's last edit (its summary) is what the new table's post
+    waits for, so it is not held by the spacing of edits."""
+    gm, channel, clock, mid = rig
+    await _out(gm, mid, _table("t0", b"img"))
+    await _out(gm, mid, _table("t1"))
+    clock.advance(0.2)
+    nxt = Out("post", Msg(content="next"), role=TABLE, retire=True)
+    assert await _out(gm, mid, _table("summary", create=False), nxt)
+    assert [(c.kind, c.content) for c in channel.calls] == [
+        ("post", "t0"),
+        ("edit", "t1"),
+        ("edit", "summary"),
+        ("post", "next"),
+    ]
+    assert channel.posts() == ["summary", "next"]
+    clock.advance(0.2)
+    assert not await _out(gm, mid, _table("n1"))  # four calls in the window: edits wait
+    clock.t = 1_800_000_005.0  # for the first to leave it
+    async with gm.lock(mid):
+        assert await gm._flush(mid)
+    assert channel.posts() == ["summary", "n1"]
+
+
 async def test_held_posts_keep_their_order_and_what_follows_waits_for_them(
     rig: tuple[GameMaster, Channel, ManualClock, int],
 ) -> None:
