@@ -434,3 +434,24 @@ async def test_a_wake_delivers_held_rows_in_real_time(tmp_path: Path) -> None:
     finally:
         gm.stop_pacing()
         await store.close()
+
+
+async def test_rows_held_when_the_bot_stops_are_delivered_after_a_restart(
+    rig: tuple[GameMaster, Channel, ManualClock, int],
+) -> None:
+    """A wake survives nothing: the held rows are in the store, and the next process
+    delivers them (merged) when it recovers, before anything new."""
+    gm, channel, clock, mid = rig
+    await _out(gm, mid, Out("post", Msg(content="lobby"), role="lobby"))
+    await _out(gm, mid, Out("edit", Msg(content="l1"), role="lobby"))
+    for i in range(2, 6):
+        await _out(gm, mid, Out("edit", Msg(content=f"l{i}"), role="lobby"))
+    assert channel.posts() == ["l1"]
+    gm.stop_pacing()  # the process dies
+    clock.advance(60)
+    again = GameMaster(gm.store, channel, clock)
+    again.pacer = Pacer(clock)
+    await again.recover()
+    assert channel.posts() == ["l5"]
+    assert [c.content for c in channel.calls] == ["lobby", "l1", "l5"]
+    assert await gm.store.outbox(mid) == []
