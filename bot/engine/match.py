@@ -12,6 +12,8 @@ This is where the engine guarantees what every game relies on:
 from __future__ import annotations
 
 import random
+import threading
+from collections import OrderedDict
 from typing import Any
 
 from pydantic import BaseModel
@@ -32,6 +34,14 @@ format is not loaded: the store replays its decisions instead."""
 LOG_FORMAT = 2
 """Decision logs without a ``format`` are 1: their choices go through
 :meth:`Game.upgrade_choice` when replayed."""
+
+
+VIEWS_KEPT = 64
+"""Views kept by :meth:`Match.view` (with the state each was built from, so an id reused
+by a newer state never returns an old view); a bound, not a per-match cost."""
+_VIEWS: OrderedDict[tuple[int, int, int | None], tuple[Any, BaseModel]] = OrderedDict()
+_VIEWS_LOCK = threading.Lock()
+"""Images are drawn in worker threads, which read views too."""
 
 
 class Match:
@@ -157,7 +167,22 @@ class Match:
         return self.outcome() is not None
 
     def view(self, seat: int | None) -> BaseModel:
-        return self.game.view(self.state, seat)
+        """``seat``'s view (public: None) of the state now. Views are pure functions of the
+        state, so one is built once per state and seat: the table's view key, its image
+        and its text read the same one (a small cache shared by every match)."""
+        state = self.state
+        key = (id(state), self.version, seat)
+        with _VIEWS_LOCK:
+            hit = _VIEWS.get(key)
+            if hit is not None and hit[0] is state:
+                _VIEWS.move_to_end(key)
+                return hit[1]
+        view = self.game.view(state, seat)
+        with _VIEWS_LOCK:
+            _VIEWS[key] = (state, view)
+            while len(_VIEWS) > VIEWS_KEPT:
+                _VIEWS.popitem(last=False)
+        return view
 
     def render(
         self, seat: int | None = None, lang: str = "en", decision: Decision | None = None
