@@ -1,22 +1,33 @@
 """Drawing helpers shared by the phone-first images of Mad Arena, Ultimate Warriorz and Madsteam.
 
 A phone shows a 1024 px image about 380 px wide, so every text here is drawn at
-:data:`MIN_TEXT` px or more, is wrapped rather than cut, and the image is cropped
-to what was drawn. A private prompt's legal targets are marked with the very
-labels of its buttons (:func:`marks`), so a player matches button and board.
+:data:`MIN_TEXT` px or more, is wrapped rather than cut, and an image is drawn at
+the size of what it holds (no empty band). A private prompt's legal targets are marked with the very
+labels of its buttons (:class:`Marks`), so a player matches button and board.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
-from functools import lru_cache
+from dataclasses import dataclass
+from functools import cached_property, lru_cache
 
-from PIL import Image, ImageChops, ImageDraw, ImageFont
+from PIL import Image, ImageDraw, ImageFont
 
 from bot.engine.decisions import Allocation, Decision
-from bot.render.common import HIGHLIGHT, INK, MUTED, PANEL, font, text_on
+from bot.render.common import (
+    DANGER,
+    HIGHLIGHT,
+    INK,
+    MUTED,
+    PANEL,
+    canvas,
+    centred_text,
+    drawing_cache,
+    font,
+    text_on,
+)
 
 MIN_TEXT = 28
 """The smallest type any of these images draws, in px of a 1024 px wide image."""
@@ -183,53 +194,60 @@ def draw_tags(
     return y
 
 
-def crop(img: Image.Image, bg: tuple[int, int, int], margin: int = 12) -> Image.Image:
-    """``img`` cut to what was drawn on it (plus ``margin``): no empty band on a phone.
-
-    The drawn box is found on a quarter-size copy (cheap), then widened by the
-    scale so nothing drawn is ever cut.
-    """
-    scale = 4
-    small = img.reduce(scale)
-    backdrop = Image.new(small.mode, small.size, bg)
-    box = ImageChops.difference(small, backdrop).getbbox()
-    if box is None:
-        return img
-    left, top, right, bottom = (v * scale for v in box)
-    pad = margin + scale
-    if left <= pad and top <= pad and right + pad >= img.width and bottom + pad >= img.height:
-        return img  # nothing to cut: spare the copy
-    return img.crop(
-        (
-            max(0, left - pad),
-            max(0, top - pad),
-            min(img.width, right + pad),
-            min(img.height, bottom + pad),
-        )
-    )
-
-
 # --- a ring of zones (Mad Arena, Ultimate Warriorz) -----------------------------------------
+#
+# Most of a ring picture is the same pieces from one view to the next: a zone whose
+# fighters did not move, a fighter's badge. Each piece is drawn once on its own small
+# image (``drawing_cache``) and pasted at whole-pixel places, which gives the very pixels
+# drawing it there would (issue 16 item 3: rendering was most of the bot's CPU).
 Colour = tuple[int, int, int]
 
+RING_W = 1024
+"""Width of a ring picture, the phone reference width."""
+BOX_W = 320
+"""Width of a zone box: three columns of them span the picture."""
+SPREAD = 340
+"""Distance between the centres of the three columns."""
 BADGE_H = 48
 BADGE_SIZE = 30
 ZONE_TITLE_H = 46
 ZONE_PAD = 10
+ZONE_RADIUS = 18
+LINK_INK = (70, 72, 82)
+SPOKE_INK = (58, 60, 70)
+BANNER_FILL = (20, 20, 24)
 
 
-@dataclass
+@dataclass(frozen=True)
 class Badge:
-    """A fighter in a zone: its name and HP on its colour; outlines say actor or target."""
+    """A fighter in a zone: its name and HP on its colour; outlines say actor or target.
 
-    fid: str
+    Frozen: a zone's picture is kept by what it holds."""
+
     name: str
     hp: str
     fill: Colour
     outline: Colour | None = None
     token: Colour | None = None
     """A round token on the badge's corner (Mad Arena's net)."""
-    marks: list[str] = field(default_factory=list)
+    marks: tuple[str, ...] = ()
+
+
+def fighter_badge(
+    fid: str,
+    name: str,
+    hp: int,
+    fill: Colour,
+    marks: Marks,
+    actor: str | None,
+    targets: Iterable[str] = (),
+    token: Colour | None = None,
+) -> Badge:
+    """Fighter ``fid``'s badge in its zone, alike in both games: its HP, a gold outline for
+    the fighter acting (or the one the prompt is for), red for the last action's targets,
+    and the prompt's labels naming it."""
+    outline = HIGHLIGHT if fid == actor else (DANGER if fid in targets else None)
+    return Badge(name, f"♥{hp}", fill, outline, token, tuple(marks.fighter(fid)))
 
 
 def badge_size(width: float, name: str, hp: str) -> int:
@@ -241,102 +259,174 @@ def badge_size(width: float, name: str, hp: str) -> int:
     return MIN_TEXT
 
 
-def zone_height(width: float, zone_marks: Sequence[str], badges: Sequence[Badge]) -> int:
-    """Height of a zone box holding its title, its marks and its fighters (with theirs)."""
-    inner = width - 2 * ZONE_PAD
-    h = ZONE_TITLE_H + ZONE_PAD + tags_height(zone_marks, inner)
-    for b in badges:
-        h += BADGE_H + 8 + tags_height(b.marks, inner)
-    return h + ZONE_PAD
+@dataclass(frozen=True)
+class ZoneBox:
+    """One zone's box: its title, the prompt's labels naming it, then its fighters, each
+    followed by the labels naming that fighter."""
+
+    title: str
+    badges: tuple[Badge, ...] = ()
+    marks: tuple[str, ...] = ()
+    fill: Colour = PANEL
+    outline: Colour = MUTED
+    title_ink: Colour = MUTED
+
+    @cached_property
+    def height(self) -> int:
+        inner = BOX_W - 2 * ZONE_PAD
+        h = ZONE_TITLE_H + ZONE_PAD + tags_height(self.marks, inner)
+        for b in self.badges:
+            h += BADGE_H + 8 + tags_height(b.marks, inner)
+        return h + ZONE_PAD
 
 
-def draw_zone(
-    draw: ImageDraw.ImageDraw,
-    cx: float,
-    cy: float,
-    width: float,
-    height: float,
-    title: str,
-    badges: Sequence[Badge],
-    zone_marks: Sequence[str],
-    fill: Colour = PANEL,
-    outline: Colour = MUTED,
-    title_ink: Colour = MUTED,
-) -> None:
-    """One zone: a box with its title, its marks, then each fighter and that fighter's marks."""
-    x0, y0 = cx - width / 2, cy - height / 2
-    marked = bool(zone_marks)
+def draw_zone(img: Image.Image, x0: int, y0: int, zone: ZoneBox) -> None:
+    """``zone``'s box drawn with its top-left corner at (x0, y0)."""
+    draw = ImageDraw.Draw(img)
+    marked = bool(zone.marks)
     draw.rounded_rectangle(
-        (x0, y0, x0 + width, y0 + height),
-        radius=18,
-        fill=fill,
-        outline=MARK_FILL if marked else outline,
+        (x0, y0, x0 + BOX_W, y0 + zone.height),
+        radius=ZONE_RADIUS,
+        fill=zone.fill,
+        outline=MARK_FILL if marked else zone.outline,
         width=7 if marked else 3,
     )
     draw.text(
-        (cx, y0 + ZONE_TITLE_H / 2 + 4), title, font=font(30, True), fill=title_ink, anchor="mm"
+        (x0 + BOX_W / 2, y0 + ZONE_TITLE_H / 2 + 4),
+        zone.title,
+        font=font(30, True),
+        fill=zone.title_ink,
+        anchor="mm",
     )
-    inner = width - 2 * ZONE_PAD
-    y = y0 + ZONE_TITLE_H + ZONE_PAD
-    y = draw_tags(draw, x0 + ZONE_PAD, y, inner, zone_marks)
-    for b in badges:
-        draw_badge(draw, x0 + ZONE_PAD, y, inner, b)
+    inner = BOX_W - 2 * ZONE_PAD
+    x = x0 + ZONE_PAD
+    y = round(draw_tags(draw, x, y0 + ZONE_TITLE_H + ZONE_PAD, inner, zone.marks))
+    for b in zone.badges:
+        img.paste(badge_piece(b.name, b.hp, b.fill, b.outline, inner, zone.fill), (x, y))
+        if b.token is not None:
+            right = x + inner
+            draw.ellipse(
+                (right - 16, y - 12, right + 10, y + 14), fill=b.token, outline=INK, width=3
+            )
         y += BADGE_H + 8
-        y = draw_tags(draw, x0 + ZONE_PAD, y, inner, b.marks)
+        y = round(draw_tags(draw, x, y, inner, b.marks))
 
 
-def draw_badge(draw: ImageDraw.ImageDraw, x: float, y: float, width: float, b: Badge) -> None:
-    box = (x, y, x + width, y + BADGE_H)
-    dark = 0.299 * b.fill[0] + 0.587 * b.fill[1] + 0.114 * b.fill[2] < 70
-    outline = b.outline or (MUTED if dark else (20, 20, 24))  # a dark fighter stays visible
-    thick = 6 if b.outline else 2
-    draw.rounded_rectangle(box, radius=12, fill=b.fill, outline=outline, width=thick)
-    ink = text_on(b.fill)
-    size = badge_size(width, b.name, b.hp)
-    mid = y + BADGE_H / 2
-    draw.text((x + 10, mid), b.name, font=font(size, True), fill=ink, anchor="lm")
-    draw.text((x + width - 10, mid), b.hp, font=font(size, True), fill=ink, anchor="rm")
-    if b.token is not None:
-        draw.ellipse(
-            (x + width - 16, y - 12, x + width + 10, y + 14), fill=b.token, outline=INK, width=3
-        )
+@drawing_cache
+def badge_piece(
+    name: str, hp: str, fill: Colour, outline: Colour | None, width: int, bg: Colour
+) -> Image.Image:
+    """A fighter's badge (its token aside) on its zone's colour ``bg``: name and HP in the
+    largest type that fits, a light outline on a dark fighter so it stays visible."""
+    img, draw = canvas(width + 1, BADGE_H + 1, bg)
+    dark = 0.299 * fill[0] + 0.587 * fill[1] + 0.114 * fill[2] < 70
+    edge = outline or (MUTED if dark else (20, 20, 24))
+    thick = 6 if outline else 2
+    draw.rounded_rectangle((0, 0, width, BADGE_H), radius=12, fill=fill, outline=edge, width=thick)
+    ink = text_on(fill)
+    fnt = font(badge_size(width, name, hp), True)
+    mid = BADGE_H / 2
+    draw.text((10, mid), name, font=fnt, fill=ink, anchor="lm")
+    draw.text((width - 10, mid), hp, font=fnt, fill=ink, anchor="rm")
+    return img
 
 
-def ring_layout(
-    heights: Sequence[int], centre_h: int, spread: float, gap: int = 16
-) -> tuple[list[tuple[float, float]], tuple[float, float], float]:
-    """Centres of the peripheral zone boxes and of the centre box, in three columns.
+@drawing_cache
+def zone_piece(zone: ZoneBox) -> Image.Image:
+    """``zone``'s box on its own image, pasted through :func:`zone_mask`."""
+    img = Image.new("RGB", (BOX_W + 1, zone.height + 1), zone.fill)
+    draw_zone(img, 0, 0, zone)
+    return img
+
+
+@drawing_cache
+def zone_mask(height: int) -> Image.Image:
+    """The pixels a zone box of ``height`` covers (its rounded corners let the links show)."""
+    mask = Image.new("L", (BOX_W + 1, height + 1), 0)
+    ImageDraw.Draw(mask).rounded_rectangle(
+        (0, 0, BOX_W, height), radius=ZONE_RADIUS, fill=255, outline=255, width=3
+    )
+    return mask
+
+
+def ring_layout(heights: Sequence[int], gap: int = 16) -> tuple[list[tuple[int, int]], int]:
+    """Top-left corners of the zone boxes (the ring's in order, then the centre's, last in
+    ``heights``), in three columns, and the total height, with y from 0 at the top.
 
     The zones keep their places on the ring (the first at the top, then clockwise):
     those near the top and bottom go in the middle column above and below the centre,
     the others in the right and left columns; each column is stacked tightly and all
     are centred on one line, so a crowded zone never hides a neighbour and no band of
-    the image stays empty. ``spread`` is the distance between column centres. Returns
-    the zones' centres, the centre's, and the total height, with y from 0 at the top.
+    the picture stays empty. Corners are whole pixels, so a box's cached picture pastes
+    exactly where it would have been drawn.
     """
-    n = len(heights)
+    n = len(heights) - 1
     cols: dict[int, list[tuple[float, int]]] = {-1: [], 0: [], 1: []}
     for i in range(n):
         ang = -math.pi / 2 + 2 * math.pi * i / n
         x, y = math.cos(ang), math.sin(ang)
         col = 0 if abs(x) < 0.3 else (1 if x > 0 else -1)
         cols[col].append((y, i))
-    centre_key = -1
-    stacks: dict[int, list[tuple[int, int]]] = {}
+    stacks: dict[int, list[int]] = {}
     for col, items in cols.items():
         items.sort()
-        stack = [(i, heights[i]) for _, i in items]
+        stack = [i for _, i in items]
         if col == 0:
-            above = [(i, h) for (y, i), (_, h) in zip(items, stack, strict=True) if y < 0]
-            below = [(i, h) for (y, i), (_, h) in zip(items, stack, strict=True) if y >= 0]
-            stack = [*above, (centre_key, centre_h), *below]
+            above = [i for y, i in items if y < 0]
+            below = [i for y, i in items if y >= 0]
+            stack = [*above, n, *below]
         stacks[col] = stack
-    totals = {c: sum(h for _, h in st) + gap * max(0, len(st) - 1) for c, st in stacks.items()}
+    totals = {
+        c: sum(heights[i] for i in st) + gap * max(0, len(st) - 1) for c, st in stacks.items()
+    }
     total = max(totals.values())
-    where: dict[int, tuple[float, float]] = {}
+    corners: dict[int, tuple[int, int]] = {}
     for col, st in stacks.items():
-        y = (total - totals[col]) / 2
-        for i, h in st:
-            where[i] = (col * spread, y + h / 2)
-            y += h + gap
-    return [where[i] for i in range(n)], where[centre_key], float(total)
+        x = (RING_W - BOX_W) // 2 + col * SPREAD
+        y = (total - totals[col]) // 2
+        for i in st:
+            corners[i] = (x, y)
+            y += heights[i] + gap
+    return [corners[i] for i in range(n + 1)], total
+
+
+def ring_height(zones: Sequence[ZoneBox]) -> int:
+    """Height :func:`draw_ring` takes for ``zones`` (the centre last)."""
+    return ring_layout([z.height for z in zones])[1]
+
+
+def draw_ring(img: Image.Image, top: int, zones: Sequence[ZoneBox], path: Sequence[int]) -> int:
+    """The ring from ``top`` down: links between neighbours and to the centre (the last of
+    ``zones``), the last move's ``path`` (zone indices) in gold, then the zones' boxes.
+    Returns the y below the ring."""
+    heights = [z.height for z in zones]
+    corners, total = ring_layout(heights)
+    n = len(zones) - 1
+    mids = [(x + BOX_W / 2, top + y + h / 2) for (x, y), h in zip(corners, heights, strict=True)]
+    draw = ImageDraw.Draw(img)
+    for i in range(n):
+        draw.line((mids[i], mids[(i + 1) % n]), fill=LINK_INK, width=8)
+        draw.line((mids[i], mids[n]), fill=SPOKE_INK, width=6)
+    if len(path) > 1:
+        draw.line([mids[z] for z in path], fill=HIGHLIGHT, width=10, joint="curve")
+    for (x, y), zone in zip(corners, zones, strict=True):
+        img.paste(zone_piece(zone), (x, top + y), zone_mask(zone.height))
+    return top + total
+
+
+def banner_height(lines: Sequence[str]) -> int:
+    """Height of :func:`draw_banner`'s box (0: no banner)."""
+    return 44 * len(lines) + 30 if lines else 0
+
+
+def draw_banner(draw: ImageDraw.ImageDraw, y: float, lines: Sequence[str], size: int) -> None:
+    """The match's result under the ring: gold lines of ``size`` px in a gold-edged box."""
+    draw.rounded_rectangle(
+        (20, y, RING_W - 20, y + banner_height(lines) - 8),
+        radius=16,
+        fill=BANNER_FILL,
+        outline=HIGHLIGHT,
+        width=4,
+    )
+    for k, line in enumerate(lines):
+        centred_text(draw, (RING_W / 2, y + 33 + 44 * k), line, size, HIGHLIGHT, True)

@@ -1,15 +1,37 @@
 """The drawing helpers of the fighters' and Madsteam's images (bot/render/fighters.py):
 wrapping never cuts, flowing never splits an item, marks follow the options' typed args,
-cropping keeps everything drawn, names are inert in markdown."""
+names are inert in markdown; the ring's boxes never overlap, and a zone pasted from its
+cached picture is the very pixels drawn in place, so caching never changes an image."""
 
 from __future__ import annotations
 
-from PIL import Image, ImageDraw
+import itertools
+
+import pytest
+from PIL import Image, ImageChops, ImageDraw
 
 from bot.engine.decisions import Allocation, Args, Decision, Option, Quantity
+from bot.engine.registry import get_game
 from bot.engine.text import Text
-from bot.render.common import BG, font
-from bot.render.fighters import Marks, crop, flow, md_escape, plain, wrap
+from bot.render.common import BG, DANGER, HIGHLIGHT, PANEL, clear_drawing_caches, colour, font
+from bot.render.fighters import (
+    BOX_W,
+    LINK_INK,
+    RING_W,
+    SPOKE_INK,
+    Badge,
+    Marks,
+    ZoneBox,
+    draw_ring,
+    draw_zone,
+    flow,
+    md_escape,
+    plain,
+    ring_height,
+    ring_layout,
+    wrap,
+)
+from tests.render.samples import all_samples
 
 
 class _Zone(Args):
@@ -80,18 +102,85 @@ def test_marks_read_zones_places_targets_pairs_and_allocations() -> None:
     assert Marks(split, "fr").fighter("sorgho") == ["Sorgho"]
 
 
-def test_crop_keeps_what_is_drawn_and_spares_a_full_image() -> None:
-    img = Image.new("RGB", (1024, 800), BG)
-    ImageDraw.Draw(img).rectangle((300, 200, 301, 201), fill=(255, 255, 255))
-    out = crop(img, BG)
-    assert out.width < 200 and out.height < 200
-    assert out.getbbox() is not None and (255, 255, 255) in [
-        c for _, c in out.getcolors(10**6) or []
-    ]
-    full = Image.new("RGB", (400, 300), (200, 0, 0))
-    assert crop(full, BG) is full
-
-
 def test_names_are_inert_in_markdown_and_emoji_leave_labels() -> None:
     assert md_escape("**Bob_the|best**") == "\\*\\*Bob\\_the\\|best\\*\\*"
     assert plain("⚔️ Melee: 👣 Cactus") == "⚔ Melee: Cactus"
+
+
+def _zones(n: int) -> list[ZoneBox]:
+    """``n`` ring zones and the centre: empty, crowded, marked, with tokens and outlines."""
+    names = ["Zamioculcas", "Bonzaï", "Sorgho", "Jojoba"]
+    out = []
+    for i in range(n + 1):
+        badges = tuple(
+            Badge(
+                name,
+                f"♥{k + i}",
+                colour(["black", "yellow", "violet", "green"][k]),
+                outline=[None, HIGHLIGHT, DANGER, None][k],
+                token=(40, 160, 60) if k == 1 else None,
+                marks=("Attack " + name,) if (i + k) % 3 == 0 else (),
+            )
+            for k, name in enumerate(names[: i % 5])
+        )
+        marks = ("Go to the zone with a long label",) if i % 4 == 1 else ()
+        out.append(ZoneBox(f"Zone {i}", badges, marks, fill=(60, 56, 40) if i == n else PANEL))
+    return out
+
+
+@pytest.mark.parametrize("n", [5, 6, 7])
+def test_ring_boxes_are_whole_pixels_inside_the_picture_and_never_overlap(n: int) -> None:
+    zones = _zones(n)
+    heights = [z.height for z in zones]
+    corners, total = ring_layout(heights)
+    assert total == ring_height(zones) and len(corners) == n + 1
+    boxes = [(x, y, x + BOX_W, y + h) for (x, y), h in zip(corners, heights, strict=True)]
+    assert all(isinstance(v, int) for box in boxes for v in box)
+    assert all(b[0] >= 0 and b[2] < RING_W and b[1] >= 0 and b[3] <= total for b in boxes)
+    assert min(b[1] for b in boxes) == 0 and max(b[3] for b in boxes) == total
+    for a, b in itertools.combinations(boxes, 2):
+        assert a[2] < b[0] or b[2] < a[0] or a[3] < b[1] or b[3] < a[1], (a, b)
+
+
+def test_a_zone_pasted_from_its_cached_picture_is_the_zone_drawn_in_place() -> None:
+    """The boxes' rounded corners let the links under them show, as if drawn there (a box
+    pasted whole would cover them, and the background, with its fill)."""
+    clear_drawing_caches()
+    zones = _zones(6)
+    path = [0, 1, 6, 4]
+    top = 30
+    pasted = Image.new("RGB", (RING_W, ring_height(zones) + 2 * top), BG)
+    assert draw_ring(pasted, top, zones, path) == top + ring_height(zones)
+    # The same ring with every zone drawn in place, over a copy of the links alone.
+    heights = [z.height for z in zones]
+    corners, _ = ring_layout(heights)
+    in_place = Image.new("RGB", pasted.size, BG)
+    draw = ImageDraw.Draw(in_place)
+    mids = [(x + BOX_W / 2, top + y + h / 2) for (x, y), h in zip(corners, heights, strict=True)]
+    for i in range(6):
+        draw.line((mids[i], mids[(i + 1) % 6]), fill=LINK_INK, width=8)
+        draw.line((mids[i], mids[6]), fill=SPOKE_INK, width=6)
+    draw.line([mids[z] for z in path], fill=HIGHLIGHT, width=10, joint="curve")
+    for (x, y), zone in zip(corners, zones, strict=True):
+        draw_zone(in_place, x, top + y, zone)
+    assert ImageChops.difference(pasted, in_place).getbbox() is None
+
+
+@pytest.mark.parametrize("game_id", ["mad-arena", "ultimate-warriorz"])
+def test_cached_pieces_never_change_an_image(game_id: str) -> None:
+    """Every sampled view draws the same bytes from cold caches, warm ones, and caches warmed
+    by the other views."""
+    game = get_game(game_id)
+    samples = [s for s in all_samples() if s.game_id == game_id]
+
+    def draw_all() -> list[bytes]:
+        return [game.render(s.view, lang, s.decision) for s in samples for lang in ("en", "fr")]
+
+    warm = draw_all()
+    assert draw_all() == warm
+    cold = []
+    for s in samples:
+        for lang in ("en", "fr"):
+            clear_drawing_caches()
+            cold.append(game.render(s.view, lang, s.decision))
+    assert cold == warm

@@ -21,7 +21,13 @@ PHONE_MIN = 28
 
 @contextmanager
 def recording(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[str, float]]]:
-    """Inside the block, every ``ImageDraw.text`` call appends ``(text, font size)``."""
+    """Inside the block, every ``ImageDraw.text`` call appends ``(text, font size)``.
+
+    The renderers' cached pieces (``drawing_cache``) are forgotten on entry, so the block's
+    first picture draws, hence records, every text it shows."""
+    from bot.render.common import clear_drawing_caches
+
+    clear_drawing_caches()
     drawn: list[tuple[str, float]] = []
     original = ImageDraw.ImageDraw.text
 

@@ -13,7 +13,9 @@ its targets. In a private prompt, the legal targets carry the buttons' labels.
 
 from __future__ import annotations
 
-from PIL import ImageDraw
+from dataclasses import dataclass
+
+from PIL import Image
 
 from bot.engine.decisions import Decision
 from bot.games.mad_arena.view import FighterView, MAView
@@ -24,9 +26,11 @@ from bot.render.common import (
     HIGHLIGHT,
     INK,
     MUTED,
+    PANEL,
     canvas,
     centred_text,
     colour,
+    drawing_cache,
     font,
     greyed,
     png_bytes,
@@ -34,24 +38,26 @@ from bot.render.common import (
 )
 from bot.render.fighters import (
     Badge,
+    Colour,
     Marks,
-    crop,
-    draw_zone,
+    ZoneBox,
+    banner_height,
+    draw_banner,
+    draw_ring,
+    fighter_badge,
     flow,
     md_escape,
     plain,
-    ring_layout,
+    ring_height,
     wrap,
-    zone_height,
 )
 
 W = 1024
 HEADER_H = 76
-BOX_W = 320
-SPREAD = 340
 ROW_H = 58
 NET_GREEN = (40, 160, 60)
 CENTRE_FILL = (58, 52, 44)
+ROSTER_BG = (26, 27, 32)
 
 WORDS = {
     "pick": ("Choix secret", "Secret picks"),
@@ -96,46 +102,59 @@ def _zone_title(view: MAView, z: int, lang: str) -> str:
     return view.zones[z].name
 
 
-def _header(draw: ImageDraw.ImageDraw, view: MAView, lang: str) -> None:
-    rnd = view.round
-    gong = (
-        (230, 190, 60)
-        if rnd >= view.last_round
-        else ((60, 120, 230) if view.gong_colour == "blue" else (215, 55, 50))
-    )
-    draw.ellipse((16, 10, 72, 66), fill=gong, outline=INK, width=2)
-    centred_text(draw, (44, 38), str(rnd), 32, text_on(gong), True)
-    draw.text((86, 38), f"Gong {rnd}/{view.last_round}", font=font(38, True), fill=INK, anchor="lm")
+def _status(view: MAView, lang: str) -> str:
     status = w(view.phase, lang)
     if view.phase == "action":
         status += f" : {view.countdown}" if lang.startswith("fr") else f": {view.countdown}"
+    return status
+
+
+def _gong(view: MAView) -> Colour:
+    """The gong's colour: gold for the last round, else the blue or red side up."""
+    if view.round >= view.last_round:
+        return (230, 190, 60)
+    return (60, 120, 230) if view.gong_colour == "blue" else (215, 55, 50)
+
+
+@drawing_cache
+def _header_piece(rnd: int, last_round: int, gong: Colour, status: str, over: bool) -> Image.Image:
+    """The gong with the round, "Gong r/n" and the phase."""
+    img, draw = canvas(W, HEADER_H, BG)
+    draw.ellipse((16, 10, 72, 66), fill=gong, outline=INK, width=2)
+    centred_text(draw, (44, 38), str(rnd), 32, text_on(gong), True)
+    draw.text((86, 38), f"Gong {rnd}/{last_round}", font=font(38, True), fill=INK, anchor="lm")
     draw.text(
-        (W - 16, 38),
-        status,
-        font=font(32, True),
-        fill=HIGHLIGHT if view.phase == "over" else INK,
-        anchor="rm",
+        (W - 16, 38), status, font=font(32, True), fill=HIGHLIGHT if over else INK, anchor="rm"
     )
+    return img
 
 
-def _badges(view: MAView, marks: Marks) -> dict[int, list[Badge]]:
+def _zones(view: MAView, lang: str, marks: Marks, actor: str | None) -> list[ZoneBox]:
+    """The ring's zones then the centre: each titled with the fighter whose card it is and
+    edged in that fighter's colour (red: hit by the last action), holding its fighters'
+    badges (gold: the actor, red: its targets, green token: netted) and the prompt's marks."""
     last = view.last
-    actor = marks.subject or (last.fighter if last else None)
     targets = set(last.targets) if last else set()
-    out: dict[int, list[Badge]] = {}
+    hit = set(last.zones) if last else set()
+    here: dict[int, list[Badge]] = {}
     for f in view.fighters:
-        if not f.alive:
-            continue
-        outline = HIGHLIGHT if f.id == actor else (DANGER if f.id in targets else None)
-        out.setdefault(f.zone, []).append(
-            Badge(
-                fid=f.id,
-                name=f.name,
-                hp=f"♥{f.hp}",
-                fill=colour(f.colour),
-                outline=outline,
-                token=NET_GREEN if f.netted else None,
-                marks=marks.fighter(f.id),
+        if f.alive:
+            net = NET_GREEN if f.netted else None
+            badge = fighter_badge(f.id, f.name, f.hp, colour(f.colour), marks, actor, targets, net)
+            here.setdefault(f.zone, []).append(badge)
+    n = len(view.zones)
+    fills = {f.id: colour(f.colour) for f in view.fighters}
+    out: list[ZoneBox] = []
+    for i in [*range(n), view.centre]:
+        owner = fills.get(view.zones[i].owner, MUTED) if i < n else MUTED
+        out.append(
+            ZoneBox(
+                title=_zone_title(view, i, lang),
+                badges=tuple(here.get(i, ())),
+                marks=tuple(marks.zone(i)),
+                fill=CENTRE_FILL if i == view.centre else PANEL,
+                outline=DANGER if i in hit else owner,
+                title_ink=INK if i == view.centre else owner,
             )
         )
     return out
@@ -147,123 +166,112 @@ def _banner_lines(view: MAView, lang: str) -> list[str]:
     return wrap(plain(view.result.get(lang)), font(32, True), W - 80)
 
 
-def _roster_row(
-    draw: ImageDraw.ImageDraw, y: float, view: MAView, f: FighterView, actor: str | None
-) -> None:
-    """One fighter: colour, name, HP, card in play, trophies, net; greyed once eliminated."""
-    alive = f.alive
+@dataclass(frozen=True)
+class _Row:
+    """What one fighter's roster row shows: its picture is kept by it, and a fighter
+    nothing happened to keeps its row from one view to the next."""
+
+    name: str
+    fill: Colour
+    alive: bool
+    team: str | None
+    """The team's letter (none in Ultimate Warrior, every fighter for itself)."""
+    hp: str
+    card: str
+    netted: bool
+    picked: bool
+    """Its secret pick is made (a tick while the picks are secret)."""
+    trophies: int
+    actor: bool
+
+
+def _row_of(view: MAView, f: FighterView, actor: str | None) -> _Row:
     base = colour(f.colour)
-    fill = base if alive else greyed(base)
-    ink = INK if alive else GREY
-    if f.id == actor:
-        draw.rounded_rectangle((8, y, W - 8, y + ROW_H - 4), radius=12, outline=HIGHLIGHT, width=4)
-    mid = y + ROW_H / 2 - 2
-    draw.rounded_rectangle((18, y + 8, 34, y + ROW_H - 12), radius=5, fill=fill)
-    name = f.name if alive else f"☠ {f.name}"
-    draw.text((46, mid), name, font=font(30, True), fill=ink, anchor="lm")
-    x = 46 + draw.textlength(name, font=font(30, True)) + 16
-    if view.mode != "ultimate-warrior":
-        letter = "ABC"[f.team % 3]
+    return _Row(
+        name=f.name if f.alive else f"☠ {f.name}",
+        fill=base if f.alive else greyed(base),
+        alive=f.alive,
+        team=None if view.mode == "ultimate-warrior" else "ABC"[f.team % 3],
+        hp=f"♥{f.hp}/{f.max_hp}",
+        card=_card_line(f),
+        netted=f.netted,
+        picked=view.phase == "pick" and f.alive and not f.dragon and f.picked,
+        trophies=len(f.trophies),
+        actor=f.id == actor,
+    )
+
+
+@drawing_cache
+def _row_piece(r: _Row) -> Image.Image:
+    """One fighter: colour, name, team, HP, card in play, trophies, net or pick's tick;
+    greyed once eliminated, outlined in gold when acting."""
+    img, draw = canvas(W, ROW_H, ROSTER_BG)
+    ink = INK if r.alive else GREY
+    if r.actor:
+        draw.rounded_rectangle((8, 0, W - 8, ROW_H - 4), radius=12, outline=HIGHLIGHT, width=4)
+    mid = ROW_H / 2 - 2
+    draw.rounded_rectangle((18, 8, 34, ROW_H - 12), radius=5, fill=r.fill)
+    draw.text((46, mid), r.name, font=font(30, True), fill=ink, anchor="lm")
+    x = 46 + draw.textlength(r.name, font=font(30, True)) + 16
+    if r.team is not None:
         draw.rounded_rectangle((x, mid - 18, x + 36, mid + 18), radius=8, outline=ink, width=2)
-        centred_text(draw, (x + 18, mid), letter, 28, ink, True)
+        centred_text(draw, (x + 18, mid), r.team, 28, ink, True)
         x += 52
-    if alive:
+    if r.alive:
         x = max(x, 246.0)
-        hp = f"♥{f.hp}/{f.max_hp}"
-        draw.text((x, mid), hp, font=font(30, True), fill=DANGER, anchor="lm")
-        x += draw.textlength(hp, font=font(30, True)) + 20
-        draw.text((x, mid), _card_line(f), font=font(30), fill=INK, anchor="lm")
+        draw.text((x, mid), r.hp, font=font(30, True), fill=DANGER, anchor="lm")
+        x += draw.textlength(r.hp, font=font(30, True)) + 20
+        draw.text((x, mid), r.card, font=font(30), fill=INK, anchor="lm")
     right = W - 20
-    if f.netted:
+    if r.netted:
         draw.ellipse((right - 34, mid - 17, right, mid + 17), fill=NET_GREEN, outline=INK, width=2)
         right -= 46
-    elif view.phase == "pick" and alive and not f.dragon and f.picked:
+    elif r.picked:
         draw.text((right, mid), "✔", font=font(32, True), fill=INK, anchor="rm")
         right -= 46
-    if f.trophies:
+    if r.trophies:
         draw.text(
             (right, mid),
-            f"★{len(f.trophies)}",
+            f"★{r.trophies}",
             font=font(30, True),
-            fill=HIGHLIGHT if alive else GREY,
+            fill=HIGHLIGHT if r.alive else GREY,
             anchor="rm",
         )
+    return img
 
 
 def render_arena(view: MAView, lang: str = "en", decision: Decision | None = None) -> bytes:
     """The arena image of one view: a pure function (same view and prompt, same bytes).
 
-    ``decision`` (a private prompt) marks its legal zones and fighters with its buttons' labels.
+    ``decision`` (a private prompt) marks its legal zones and fighters with its buttons'
+    labels. Drawn at its exact size (nothing to crop): the header, the ring, the result,
+    then the roster (the living, then the eliminated).
     """
     marks = Marks(decision, lang)
     # Outlined in gold: the fighter this prompt is for, else the last one to act.
     actor = marks.subject or (view.last.fighter if view.last else None)
-    n = len(view.zones)
-    centre = view.centre
-    badges = _badges(view, marks)
-    heights = [zone_height(BOX_W, marks.zone(z), badges.get(z, [])) for z in [*range(n), centre]]
-    pts, centre_pt, arena_h = ring_layout(heights[:n], heights[n], SPREAD)
-    arena_top = HEADER_H + 12
-    arena_bottom = arena_top + arena_h
+    zones = _zones(view, lang, marks, actor)
     banner = _banner_lines(view, lang)
-    banner_h = 44 * len(banner) + 30 if banner else 0
-    roster_y = arena_bottom + 20 + banner_h
-    alive = [f for f in view.fighters if f.alive]
+    arena_top = HEADER_H + 12
+    roster_y = arena_top + ring_height(zones) + 20 + banner_height(banner)
+    rows = [_row_of(view, f, actor) for f in view.fighters if f.alive]
     out_lines = flow([f"☠ {f.name}" for f in view.fighters if not f.alive], font(30, True), W - 40)
-    height = int(roster_y + ROW_H * (len(alive) + len(out_lines)) + 20)
+    height = roster_y + ROW_H * (len(rows) + len(out_lines)) + 10
     img, draw = canvas(W, height, BG)
-    _header(draw, view, lang)
-
-    def at(z: int) -> tuple[float, float]:
-        x, y = centre_pt if z == centre else pts[z]
-        return (W / 2 + x, arena_top + y)
-
-    # Ring links (movement / range), the last action's path, then the zones.
-    for i in range(n):
-        draw.line((at(i), at((i + 1) % n)), fill=(70, 72, 82), width=8)
-        draw.line((at(i), at(centre)), fill=(58, 60, 70), width=6)
-    last = view.last
-    path = last.path if last else []
-    if len(path) > 1:
-        draw.line([at(z) for z in path], fill=HIGHLIGHT, width=10, joint="curve")
-    hit_zones = set(last.zones) if last else set()
-    for i in [*range(n), centre]:
-        x, y = at(i)
-        owner = view.zones[i].owner if i < n else None
-        owner_fill = next((colour(f.colour) for f in view.fighters if f.id == owner), MUTED)
-        draw_zone(
-            draw,
-            x,
-            y,
-            BOX_W,
-            heights[i],
-            _zone_title(view, i, lang),
-            badges.get(i, []),
-            marks.zone(i),
-            fill=CENTRE_FILL if i == centre else (46, 49, 57),
-            outline=DANGER if i in hit_zones else owner_fill,
-            title_ink=INK if i == centre else owner_fill,
-        )
-
+    gong = _gong(view)
+    over = view.phase == "over"
+    img.paste(_header_piece(view.round, view.last_round, gong, _status(view, lang), over), (0, 0))
+    path = view.last.path if view.last else []
+    arena_bottom = draw_ring(img, arena_top, zones, path)
     if banner:
-        by = arena_bottom + 14
-        draw.rounded_rectangle(
-            (20, by, W - 20, by + banner_h - 8),
-            radius=16,
-            fill=(20, 20, 24),
-            outline=HIGHLIGHT,
-            width=4,
-        )
-        for k, line in enumerate(banner):
-            centred_text(draw, (W / 2, by + 33 + 44 * k), line, 32, HIGHLIGHT, True)
-
-    draw.rectangle((0, roster_y - 6, W, height), fill=(26, 27, 32))
-    for k, f in enumerate(alive):
-        _roster_row(draw, roster_y + k * ROW_H, view, f, actor)
-    y = roster_y + ROW_H * len(alive)
+        draw_banner(draw, arena_bottom + 14, banner, 32)
+    draw.rectangle((0, roster_y - 6, W, height), fill=ROSTER_BG)
+    for k, r in enumerate(rows):
+        img.paste(_row_piece(r), (0, roster_y + k * ROW_H))
+    y = roster_y + ROW_H * len(rows)
     for k, line in enumerate(out_lines):
         draw.text((20, y + 26 + k * ROW_H), line, font=font(30, True), fill=GREY, anchor="lm")
-    return png_bytes(crop(img, BG))
+    return png_bytes(img)
 
 
 def board_lines(view: MAView, lang: str = "en") -> list[str]:

@@ -16,7 +16,10 @@ message text (:func:`board_lines`).
 
 from __future__ import annotations
 
-from PIL import ImageDraw
+from dataclasses import dataclass
+from functools import cached_property
+
+from PIL import Image, ImageDraw
 
 from bot.engine.decisions import Decision
 from bot.games.ultimate_warriorz.view import FighterView, UWView
@@ -31,26 +34,28 @@ from bot.render.common import (
     PANEL,
     canvas,
     centred_text,
+    drawing_cache,
     font,
     png_bytes,
 )
 from bot.render.fighters import (
     Badge,
+    Colour,
     Marks,
-    crop,
-    draw_zone,
+    ZoneBox,
+    banner_height,
+    draw_banner,
+    draw_ring,
+    fighter_badge,
     flow,
     md_escape,
     plain,
-    ring_layout,
+    ring_height,
     wrap,
-    zone_height,
 )
 
 W = 1024
 CENTRE = 6
-BOX_W = 320
-SPREAD = 340
 LINE_H = 42
 GOLD = (230, 180, 40)
 
@@ -117,22 +122,24 @@ def _zone_title(z: int, lang: str) -> str:
     return w("centre", lang) if z == CENTRE else w("zone", lang, z=z + 1)
 
 
-def _badges(view: UWView, marks: Marks) -> dict[int, list[Badge]]:
-    actor = marks.subject or (view.action.fighter if view.action else None)
-    out: dict[int, list[Badge]] = {}
+def _zones(view: UWView, lang: str, marks: Marks, actor: str | None) -> list[ZoneBox]:
+    """The six zones then the centre, each with its fighters' badges and the prompt's marks."""
+    here: dict[int, list[Badge]] = {}
     for f in view.fighters:
         if f.alive and f.zone is not None:
-            out.setdefault(f.zone, []).append(
-                Badge(
-                    fid=f.id,
-                    name=f.name,
-                    hp=f"♥{f.hp}",
-                    fill=_rgb(f.colour),
-                    outline=HIGHLIGHT if f.id == actor else None,
-                    marks=marks.fighter(f.id),
-                )
-            )
-    return out
+            badge = fighter_badge(f.id, f.name, f.hp, _rgb(f.colour), marks, actor)
+            here.setdefault(f.zone, []).append(badge)
+    return [
+        ZoneBox(
+            title=_zone_title(z, lang),
+            badges=tuple(here.get(z, ())),
+            marks=tuple(marks.zone(z)),
+            fill=(60, 56, 40) if z == CENTRE else PANEL,
+            outline=GOLD if z == CENTRE else MUTED,
+            title_ink=INK if z == CENTRE else MUTED,
+        )
+        for z in range(7)
+    ]
 
 
 def _card_line(f: FighterView, lang: str) -> str:
@@ -173,103 +180,106 @@ def _row_lines(f: FighterView, lang: str) -> list[str]:
     )
 
 
-def _stats_width(f: FighterView) -> float:
-    fb = font(30, True)
-    width = 44 + fb.getlength(f"{f.pp} PP")
-    if f.trophies:
-        width += fb.getlength(f"★{len(f.trophies)}") + 16
-    if f.first_wound:
-        width += 38 + 16
-    return width
+@dataclass(frozen=True)
+class _Cell:
+    """What a living fighter's roster cell shows: its picture is kept by it, and a fighter
+    nothing happened to keeps its cell from one view to the next."""
+
+    name: str
+    colour: Colour
+    hp: str
+    pp: int
+    trophies: int
+    first_wound: bool
+    charm: bool
+    lines: tuple[str, ...]
+    """Under the name: HP and card, special, effects."""
+    actor: bool
+
+    @cached_property
+    def own_line(self) -> bool:
+        """Whether PP, token, trophies and charm need a line of their own (a long name)."""
+        fb = font(30, True)
+        width = 44 + fb.getlength(f"{self.pp} PP")
+        if self.trophies:
+            width += fb.getlength(f"★{self.trophies}") + 16
+        if self.first_wound:
+            width += 38 + 16
+        return fb.getlength(self.name) + width + 60 > CELL_W
+
+    @cached_property
+    def height(self) -> int:
+        return LINE_H * (1 + self.own_line + len(self.lines)) + 14
 
 
-def _stats_own_line(f: FighterView) -> bool:
-    """Whether PP, token, trophies and charm need a line of their own (a long name)."""
-    return font(30, True).getlength(f.name) + _stats_width(f) + 60 > CELL_W
+def _cell_of(f: FighterView, lang: str, actor: str | None) -> _Cell:
+    return _Cell(
+        name=f.name,
+        colour=_rgb(f.colour),
+        hp=f"♥{f.hp}",
+        pp=f.pp,
+        trophies=len(f.trophies),
+        first_wound=f.first_wound,
+        charm=f.charm,
+        lines=tuple(_row_lines(f, lang)),
+        actor=f.id == actor,
+    )
 
 
-def _stats_right(draw: ImageDraw.ImageDraw, x: float, y: float, f: FighterView) -> None:
+def _stats_right(draw: ImageDraw.ImageDraw, x: float, y: float, c: _Cell) -> None:
     """PP, the first-wound token, trophies and the charm, right-aligned at ``x``."""
     # A used charm stays drawn, dim, so the symbol's place never moves.
-    draw.text((x, y), "✿", font=font(34, True), fill=OK if f.charm else (80, 82, 90), anchor="rm")
+    draw.text((x, y), "✿", font=font(34, True), fill=OK if c.charm else (80, 82, 90), anchor="rm")
     x -= 44
-    if f.trophies:
-        t = f"★{len(f.trophies)}"
+    if c.trophies:
+        t = f"★{c.trophies}"
         draw.text((x, y), t, font=font(30, True), fill=GOLD, anchor="rm")
         x -= draw.textlength(t, font=font(30, True)) + 16
-    if f.first_wound:
+    if c.first_wound:
         draw.ellipse((x - 38, y - 19, x, y + 19), fill=GOLD, outline=INK, width=2)
         centred_text(draw, (x - 19, y + 1), "3", 28, (20, 20, 20), True)
         x -= 38 + 16
-    pp = f"{f.pp} PP"
-    draw.text((x, y), pp, font=font(30, True), fill=INK, anchor="rm")
+    draw.text((x, y), f"{c.pp} PP", font=font(30, True), fill=INK, anchor="rm")
 
 
-def _cell_h(f: FighterView, lang: str) -> int:
-    return LINE_H * (1 + _stats_own_line(f) + len(_row_lines(f, lang))) + 14
+@drawing_cache
+def _cell_piece(c: _Cell, h: int) -> Image.Image:
+    """One living fighter's cell, ``h`` high with the gap under it: name and HP; PP,
+    first-wound token, trophies, charm; card; effects."""
+    img, draw = canvas(CELL_W + 1, h - 7, BG)
+    draw.rounded_rectangle(
+        (0, 0, CELL_W, h - 8),
+        radius=12,
+        fill=PANEL,
+        outline=HIGHLIGHT if c.actor else None,
+        width=4,
+    )
+    draw.rectangle((0, 8, 12, h - 16), fill=c.colour, outline=MUTED)
+    top = 6 + LINE_H / 2
+    draw.text((24, top), c.name, font=font(30, True), fill=INK, anchor="lm")
+    own = c.own_line
+    _stats_right(draw, CELL_W - 14, top + LINE_H * own, c)
+    for k, line in enumerate(c.lines):
+        ly = top + LINE_H * (k + 1 + own)
+        lx = 24.0
+        if k == 0 and line.startswith(c.hp):
+            draw.text((lx, ly), c.hp, font=font(30, True), fill=DANGER, anchor="lm")
+            lx += draw.textlength(c.hp, font=font(30, True))
+            line = line[len(c.hp) :]
+        draw.text((lx, ly), line, font=font(30), fill=INK, anchor="lm")
+    return img
 
 
-def _pairs(view: UWView) -> list[list[FighterView]]:
+def _rows(view: UWView, lang: str, actor: str | None) -> list[list[_Cell]]:
+    """The living fighters' cells, two by row, smallest fighters first."""
     alive = sorted((f for f in view.fighters if f.alive), key=lambda f: f.size)
-    return [alive[k : k + 2] for k in range(0, len(alive), 2)]
+    cells = [_cell_of(f, lang, actor) for f in alive]
+    return [cells[k : k + 2] for k in range(0, len(cells), 2)]
 
 
 def _dead_lines(view: UWView) -> list[str]:
     dead = [f"☠ {f.name} {f.pp} PP" for f in view.fighters if not f.alive]
     return flow(dead, font(30, True), W - 40)
-
-
-def _cell(
-    draw: ImageDraw.ImageDraw,
-    x: float,
-    y: float,
-    h: float,
-    f: FighterView,
-    view: UWView,
-    lang: str,
-    actor: str | None,
-) -> None:
-    """One living fighter: name and HP; PP, first-wound token, trophies, charm; card; effects."""
-    draw.rounded_rectangle(
-        (x, y, x + CELL_W, y + h - 8),
-        radius=12,
-        fill=PANEL,
-        outline=HIGHLIGHT if f.id == actor else None,
-        width=4,
-    )
-    draw.rectangle((x, y + 8, x + 12, y + h - 16), fill=_rgb(f.colour), outline=MUTED)
-    top = y + 6 + LINE_H / 2
-    draw.text((x + 24, top), f.name, font=font(30, True), fill=INK, anchor="lm")
-    own = _stats_own_line(f)
-    _stats_right(draw, x + CELL_W - 14, top + LINE_H * own, f)
-    hp = f"♥{f.hp}"
-    for k, line in enumerate(_row_lines(f, lang)):
-        ly = top + LINE_H * (k + 1 + own)
-        lx = x + 24
-        if k == 0 and line.startswith(hp):
-            draw.text((lx, ly), hp, font=font(30, True), fill=DANGER, anchor="lm")
-            lx += draw.textlength(hp, font=font(30, True))
-            line = line[len(hp) :]
-        draw.text((lx, ly), line, font=font(30), fill=INK, anchor="lm")
-
-
-def _roster(
-    draw: ImageDraw.ImageDraw, y: float, view: UWView, lang: str, actor: str | None
-) -> float:
-    for pair in _pairs(view):
-        h = max(_cell_h(f, lang) for f in pair)
-        for k, f in enumerate(pair):
-            _cell(draw, 12 + k * (CELL_W + 12), y, h, f, view, lang, actor)
-        y += h
-    for line in _dead_lines(view):
-        draw.text((20, y + LINE_H / 2), line, font=font(30, True), fill=GREY, anchor="lm")
-        y += LINE_H
-    return y
-
-
-def _height(view: UWView, lang: str) -> int:
-    rows = sum(max(_cell_h(f, lang) for f in pair) for pair in _pairs(view))
-    return rows + LINE_H * len(_dead_lines(view))
 
 
 def _foot_lines(view: UWView, lang: str) -> list[str]:
@@ -278,65 +288,47 @@ def _foot_lines(view: UWView, lang: str) -> list[str]:
     return []
 
 
-def render_arena(view: UWView, lang: str = "en", decision: Decision | None = None) -> bytes:
-    """The esplanade of one view; ``decision`` (a private prompt) marks its legal targets."""
-    marks = Marks(decision, lang)
-    badges = _badges(view, marks)
-    heights = [zone_height(BOX_W, marks.zone(z), badges.get(z, [])) for z in range(7)]
-    pts, centre_pt, arena_h = ring_layout(heights[:6], heights[CENTRE], SPREAD)
-    head = _header_lines(view, lang)
-    head_h = 20 + 44 * len(head)
-    arena_top = head_h + 12
-    arena_bottom = arena_top + arena_h
-    foot = _foot_lines(view, lang)
-    foot_h = 44 * len(foot) + 30 if foot else 0
-    roster_y = arena_bottom + 20 + foot_h
-    height = int(roster_y + _height(view, lang) + 20)
-    img, draw = canvas(W, height, BG)
-
-    draw.rectangle((0, 0, W, head_h), fill=PANEL)
-    for k, line in enumerate(head):
+@drawing_cache
+def _header_piece(lines: tuple[str, ...]) -> Image.Image:
+    """The band of round, phase and stones."""
+    img, draw = canvas(W, 21 + 44 * len(lines), PANEL)
+    for k, line in enumerate(lines):
         draw.text((24, 10 + 22 + 44 * k), line, font=font(32, True), fill=INK, anchor="lm")
+    return img
 
-    def at(z: int) -> tuple[float, float]:
-        x, y = centre_pt if z == CENTRE else pts[z]
-        return (W / 2 + x, arena_top + y)
 
-    for z in range(6):
-        draw.line((at(z), at((z + 1) % 6)), fill=(70, 72, 82), width=8)
-        draw.line((at(z), at(CENTRE)), fill=(58, 60, 70), width=6)
-    if view.action is not None and len(view.action.visited) > 1:
-        draw.line([at(z) for z in view.action.visited], fill=HIGHLIGHT, width=10, joint="curve")
-    for z in range(7):
-        x, y = at(z)
-        draw_zone(
-            draw,
-            x,
-            y,
-            BOX_W,
-            heights[z],
-            _zone_title(z, lang),
-            badges.get(z, []),
-            marks.zone(z),
-            fill=(60, 56, 40) if z == CENTRE else PANEL,
-            outline=GOLD if z == CENTRE else MUTED,
-            title_ink=INK if z == CENTRE else MUTED,
-        )
+def render_arena(view: UWView, lang: str = "en", decision: Decision | None = None) -> bytes:
+    """The esplanade of one view; ``decision`` (a private prompt) marks its legal targets.
+
+    Drawn at its exact size (nothing to crop): the header band, the ring, the result, the
+    roster's rows of two cells, then the eliminated."""
+    marks = Marks(decision, lang)
+    actor = marks.subject or (view.action.fighter if view.action else None)
+    zones = _zones(view, lang, marks, actor)
+    header = _header_piece(tuple(_header_lines(view, lang)))
+    foot = _foot_lines(view, lang)
+    rows = _rows(view, lang, actor)
+    row_h = [max(c.height for c in row) for row in rows]
+    dead = _dead_lines(view)
+    arena_top = header.height + 11
+    arena_h = ring_height(zones)
+    roster_y = arena_top + arena_h + 20 + banner_height(foot)
+    height = roster_y + sum(row_h) + LINE_H * len(dead) + 4
+    img, draw = canvas(W, height, BG)
+    img.paste(header, (0, 0))
+    visited = view.action.visited if view.action is not None else []
+    arena_bottom = draw_ring(img, arena_top, zones, visited)
     if foot:
-        by = arena_bottom + 14
-        draw.rounded_rectangle(
-            (20, by, W - 20, by + foot_h - 8),
-            radius=16,
-            fill=(20, 20, 24),
-            outline=HIGHLIGHT,
-            width=4,
-        )
-        for k, line in enumerate(foot):
-            centred_text(draw, (W / 2, by + 33 + 44 * k), line, 30, HIGHLIGHT, True)
-    _roster(
-        draw, roster_y, view, lang, marks.subject or (view.action.fighter if view.action else None)
-    )
-    return png_bytes(crop(img, BG))
+        draw_banner(draw, arena_bottom + 14, foot, 30)
+    y = roster_y
+    for row, h in zip(rows, row_h, strict=True):
+        for k, c in enumerate(row):
+            img.paste(_cell_piece(c, h), (12 + k * (CELL_W + 12), y))
+        y += h
+    for line in dead:
+        draw.text((20, y + LINE_H / 2), line, font=font(30, True), fill=GREY, anchor="lm")
+        y += LINE_H
+    return png_bytes(img)
 
 
 def board_lines(view: UWView, lang: str = "en") -> list[str]:

@@ -10,10 +10,9 @@ import pytest
 
 from bot.engine import Match, SeatSpec
 from bot.engine.decisions import Allocation, Option
-from bot.games.mad_arena.render import BOX_W
 from bot.games.mad_arena.view import MAView
 from bot.render.common import font
-from bot.render.fighters import ZONE_PAD, Marks, badge_size, plain, tag_lines
+from bot.render.fighters import BOX_W, ZONE_PAD, Marks, badge_size, plain, tag_lines
 from tests.support.drawn_text import (
     check_a_played_match,
     first_marking,

@@ -9,9 +9,8 @@ import pytest
 from bot.engine import Match, SeatSpec
 from bot.engine.decisions import Option
 from bot.games.ultimate_warriorz.cards import NAMES
-from bot.games.ultimate_warriorz.render import BOX_W
 from bot.render.common import font
-from bot.render.fighters import ZONE_PAD, badge_size, plain, tag_lines
+from bot.render.fighters import BOX_W, ZONE_PAD, badge_size, plain, tag_lines
 from tests.support.drawn_text import (
     check_a_played_match,
     first_marking,
