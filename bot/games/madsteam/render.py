@@ -26,15 +26,16 @@ from bot.games.madsteam.render_tiles import (
     LINK,
     PREY,
     Colour,
+    advance,
     canvas,
     clan_text,
     ix,
     put_hero,
     put_items,
+    put_tags,
     put_text,
     shelter_text,
     slots_tile,
-    tags_tile,
 )
 from bot.games.madsteam.view import MSView, PlaceView, PlayerView
 from bot.render.common import BG, HIGHLIGHT, INK, MUTED, OK, PANEL, font, png_bytes, seat_colour
@@ -177,9 +178,7 @@ def _place(
         ringed = not hv.standing and (hv.seat, pv.id, hv.value) in movable
         put_hero(img, (hx, hy), hv.seat, hv.value, hv.standing, ringed)
     y += HERO_ROW * _hero_rows(pv) + 10
-    if labels:
-        tags = tags_tile(tuple(labels), CELL_W - 20, tags_height(labels, CELL_W - 20))
-        img.paste(tags, (x0 + 10, y))
+    put_tags(img, x0 + 10, y, CELL_W - 20, labels)
 
 
 def _centre(img: Image.Image, x0: int, y0: int, h: int, view: MSView, lang: str) -> None:
@@ -270,13 +269,13 @@ def _stats_items(p: PlayerView, lang: str) -> list[Item]:
 
 def _flow_items(items: list[Item], width: float) -> list[list[Item]]:
     """Items side by side, as many per line as fit ``width`` (an item is never split),
-    measured by their tiles' advances (the tiles are the ones then pasted)."""
-    sep = clan_text(SEP, 28, False, MUTED, PANEL, "lm").advance
+    measured as :func:`put_items` sets them."""
+    sep = advance(SEP, 28)
     lines: list[list[Item]] = []
     current: list[Item] = []
     x = 0.0
     for text, ink in items:
-        adv = clan_text(text, 28, False, ink, PANEL, "lm").advance
+        adv = advance(text, 28)
         if current and x + sep + adv > width:
             lines.append(current)
             current, x = [], 0.0
@@ -434,8 +433,9 @@ def render_view(view: MSView, lang: str = "en", decision: Decision | None = None
     board_h = sum(row_h) + 2 * GAP
     clans_h = sum(_player_h(p, lang) for p in view.players)
     height = MARGIN + board_h + 20 + clans_h
-    # The last clan's box stops 8 px above its slot; the shelter's last line fills its own.
-    height += 16 + _shelter_h(me, lang) + MARGIN - 12 if me is not None else MARGIN - 8
+    # The last clan's box stops 8 px above its slot; the descenders of the shelter's last
+    # line reach about 4 px above its slot's end.
+    height += 16 + _shelter_h(me, lang) + MARGIN - 4 if me is not None else MARGIN - 8
     img, draw = canvas(W, height)
     y = _board(img, draw, MARGIN, row_h, view, lang, marks, _movable(view, decision)) + 20
     for p in view.players:

@@ -37,7 +37,7 @@ from bot.render.common import (
     seat_colour,
     text_on,
 )
-from bot.render.fighters import MARK_FILL, MARK_INK, draw_tags
+from bot.render.fighters import MARK_FILL, MARK_INK, draw_tags, tags_height
 
 Colour = tuple[int, int, int]
 
@@ -65,7 +65,8 @@ RAMPS: list[tuple[Colour, Colour]] = [
 ]
 """Each text's ink on the colour behind it: the shades of its anti-aliased edges."""
 SHADES = (256 - len(FLAT)) // len(RAMPS)
-"""Blended shades per ramp between ink and background (11 levels of coverage with 9)."""
+"""Blended shades per ramp between ink and background: 12 here, so with both ends a
+glyph's edge has 14 levels of coverage (a phone shows the image at about a third)."""
 
 
 def _palette() -> list[Colour]:
@@ -109,27 +110,37 @@ class TextTile:
     img: Image.Image
     dx: int
     dy: int
-    advance: float
-    """The pen's advance over the string (for strings set side by side)."""
+
+
+WIDEST = 1.1
+"""Most glyphs of the font advance less than this many times its size: the canvas a
+string is drawn on is sized by it, rather than by measuring the string first (a string
+that reaches the canvas's edge is drawn again on a measured one)."""
+
+
+def _ink(
+    text: str, size: int, bold: bool, anchor: str, width: int
+) -> tuple[Image.Image, tuple[int, int, int, int], int, int]:
+    """The coverage of ``text`` drawn at (ox, oy) of a canvas ``width`` px wide, its box."""
+    h = 3 * size
+    ox = {"l": size, "m": width // 2, "r": width - size}[anchor[0]]
+    oy = h // 2
+    mask = Image.new("L", (width, h), 0)
+    ImageDraw.Draw(mask).text((ox, oy), text, font=font(size, bold), fill=255, anchor=anchor)
+    return mask, mask.getbbox() or (ox, oy, ox + 1, oy + 1), ox, oy
 
 
 def _draw_text(text: str, size: int, bold: bool, ink: Colour, bg: Colour, anchor: str) -> TextTile:
     """``text`` drawn with ``ImageDraw.text`` (the call the image made before, so the phone
     tests still see every string and its size) on ``bg``, cropped to its ink."""
-    fnt = font(size, bold)
-    advance = fnt.getlength(text)
-    w, h = int(advance) + 2 * size, 3 * size
-    ox = {"l": size, "m": w // 2, "r": w - size}[anchor[0]]
-    oy = h // 2
-    mask = Image.new("L", (w, h), 0)
-    ImageDraw.Draw(mask).text((ox, oy), text, font=fnt, fill=255, anchor=anchor)
-    box = mask.getbbox()
-    if box is None:  # only spaces: nothing to paste
-        box = (0, 0, 1, 1)
-    mask = mask.crop(box)
-    tile = Image.new("RGB", mask.size, bg)
-    tile.paste(ink, (0, 0), mask)
-    return TextTile(to_palette(tile), box[0] - ox, box[1] - oy, advance)
+    width = int(WIDEST * size * len(text)) + 2 * size
+    mask, box, ox, oy = _ink(text, size, bold, anchor, width)
+    if box[0] == 0 or box[2] == width:
+        width = int(font(size, bold).getlength(text)) + 2 * size
+        mask, box, ox, oy = _ink(text, size, bold, anchor, width)
+    tile = Image.new("RGB", (box[2] - box[0], box[3] - box[1]), bg)
+    tile.paste(ink, (0, 0), mask.crop(box))
+    return TextTile(to_palette(tile), box[0] - ox, box[1] - oy)
 
 
 board_text = drawing_cache(_draw_text)
@@ -144,6 +155,12 @@ shelter_text = drawing_cache(_draw_text)
 TextCache = Callable[[str, int, bool, Colour, Colour, str], TextTile]
 
 
+@drawing_cache
+def advance(text: str, size: int, bold: bool = False) -> float:
+    """The pen's advance over ``text`` (strings set side by side)."""
+    return font(size, bold).getlength(text)
+
+
 def put_text(
     img: Image.Image,
     xy: tuple[float, float],
@@ -155,11 +172,10 @@ def put_text(
     bold: bool = False,
     anchor: str = "lm",
     cache: TextCache = board_text,
-) -> float:
-    """Paste ``text`` anchored at ``xy`` on flat ``bg``; returns the pen's advance."""
+) -> None:
+    """Paste ``text`` anchored at ``xy`` on flat ``bg``."""
     tile = cache(text, size, bold, ink, bg, anchor)
     img.paste(tile.img, (int(xy[0]) + tile.dx, int(xy[1]) + tile.dy))
-    return tile.advance
 
 
 def put_items(
@@ -176,8 +192,10 @@ def put_items(
     x, y = xy
     for k, (text, ink) in enumerate(items):
         if k:
-            x += put_text(img, (x, y), sep[0], size, sep[1], bg, cache=cache)
-        x += put_text(img, (x, y), text, size, ink, bg, cache=cache)
+            put_text(img, (x, y), sep[0], size, sep[1], bg, cache=cache)
+            x += advance(sep[0], size)
+        put_text(img, (x, y), text, size, ink, bg, cache=cache)
+        x += advance(text, size)
 
 
 HERO_TILE = (64, 60)
@@ -234,8 +252,18 @@ def slots_tile(slots: int, survivors: int, seat: int) -> Image.Image:
 
 
 @drawing_cache
-def tags_tile(labels: tuple[str, ...], width: int, height: int) -> Image.Image:
-    """A prompt's yellow tags for one place (:func:`draw_tags`), on the place's panel."""
+def tag_tile(label: str, width: int) -> Image.Image:
+    """A prompt's yellow tag with a button's label (:func:`draw_tags`), on a place's panel,
+    and the 6 px below it."""
+    height = tags_height([label], width)
     tile = Image.new("RGB", (width + 1, height), PANEL)
-    draw_tags(ImageDraw.Draw(tile), 0, 0, width, labels)
+    draw_tags(ImageDraw.Draw(tile), 0, 0, width, [label])
     return to_palette(tile)
+
+
+def put_tags(img: Image.Image, x: int, y: int, width: int, labels: Iterable[str]) -> None:
+    """A place's tags stacked from (x, y), one cached tile per label."""
+    for label in labels:
+        tile = tag_tile(label, width)
+        img.paste(tile, (x, y))
+        y += tile.height
