@@ -3,7 +3,8 @@
 A pure function of the typed view (no state, no rule re-derived: supplies,
 feeding cost, comfort-capped survivors and scores are the view's numbers),
 drawn for a phone: a 1024 px image shows about 380 px wide there, so every text
-is 28 px or more, nothing is cut, and the image is cropped to what it holds.
+is 28 px or more, nothing is cut, and the image is sized to what it holds (its
+layout is measured first).
 
 The eight places sit on the ring of a 3x3 grid in the printed order (Well,
 Armoury, Forest, House A, House B, Factory, Supermarket, Mine), linked where a
@@ -13,6 +14,10 @@ sit in the middle. Heroes are discs in their clan's colour: a standing hero
 outlined oval. In a private prompt the places a hero may go carry the buttons'
 labels. Events, set-aside search cards, objects' effects and full resource
 names go in the message text (:func:`board_lines`).
+
+It is cheap to draw again (issue 16 item 3): strings, heroes, room slots and tags are
+cached pieces pasted on a palette canvas (:mod:`bot.games.madsteam.render_tiles`), so
+a picture costs its fills, its pastes and the PNG's compression.
 """
 
 from __future__ import annotations

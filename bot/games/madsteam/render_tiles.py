@@ -80,8 +80,9 @@ def _palette() -> list[Colour]:
 
 
 PALETTE: list[Colour] = _palette()
+_PALETTE_BYTES = bytes(v for c in PALETTE for v in c)
 _PALETTE_IMAGE = Image.new("P", (1, 1))
-_PALETTE_IMAGE.putpalette([v for c in PALETTE for v in c])
+_PALETTE_IMAGE.putpalette(_PALETTE_BYTES)
 INDEX: dict[Colour, int] = {c: k for k, c in enumerate(FLAT)}
 """A flat colour's entry in the palette (shapes are filled by index)."""
 
@@ -98,7 +99,7 @@ def to_palette(img: Image.Image) -> Image.Image:
 def canvas(width: int, height: int) -> tuple[Image.Image, ImageDraw.ImageDraw]:
     """A palette image on the background, drawn on with :func:`ix` indexes."""
     img = Image.new("P", (width, height), ix(BG))
-    img.putpalette(_PALETTE_IMAGE.getpalette() or [])
+    img.putpalette(_PALETTE_BYTES)
     return img, ImageDraw.Draw(img)
 
 
