@@ -62,7 +62,8 @@ from bot.app import ArenaBot  # noqa: E402
 from bot.engine import Decision, Match, SeatSpec  # noqa: E402
 from bot.engine.randomplay import random_choice  # noqa: E402
 from bot.engine.registry import get_game  # noqa: E402
-from bot.gm import drawing, thinking  # noqa: E402
+from bot.gm import SystemClock, drawing, thinking  # noqa: E402
+from bot.gm.pacing import Pacer, PaceStats  # noqa: E402
 from bot.store import Store  # noqa: E402
 from tests.cogs.driver import Driver  # noqa: E402
 from tests.harness import payloads as P  # noqa: E402
@@ -193,6 +194,11 @@ class ClickTasks:
             cid = CURRENT_INTERACTION.get()
             if cid is not None:
                 self.by_click[cid].append(task)
+                context = kw.get("context")
+                if context is not None:
+                    # A task started in a fresh context (a paced flush armed by this click)
+                    # still works for the click: its calls count as the click's.
+                    context.run(CURRENT_INTERACTION.set, cid)
             return task
 
         loop.set_task_factory(factory)
@@ -230,6 +236,10 @@ class Stats:
     client_errors: Counter[str] = field(default_factory=Counter)
     matches_started: int = 0
     matches_ended: int = 0
+    held: list[tuple[int, float, float]] = field(default_factory=list)
+    """Clicks whose public change waited for the channel's pace in a flush another click
+    armed: (channel, when the click was handled, when it was dispatched)."""
+    held_unresolved: int = 0
 
 
 def is_public(call: Call, fake: FakeDiscord, fi: FakeInteraction) -> bool:
@@ -318,7 +328,38 @@ class LoadDriver(Driver):
             if public:
                 s.results.append(max(c.time for c in public) - fi.dispatched_at)
                 s.firsts.append(min(c.time for c in public) - fi.dispatched_at)
+            elif (channel := int(payload.get("channel_id") or 0)) in self.paced_channels():
+                # Its public change waits for the channel's pace, in a flush another click
+                # armed: its result is the channel's next public call.
+                s.held.append((channel, asyncio.get_running_loop().time(), fi.dispatched_at))
         return fi
+
+    def paced_channels(self) -> set[int]:
+        """Channels with a paced flush armed and not yet fired."""
+        assert self.bot is not None
+        wakes = getattr(self.bot.gm, "_wakes", {})
+        return {ch for ch, wake in wakes.items() if not wake.fired}
+
+    def resolve_held(self) -> None:
+        """The result of each click held by pace: the first public call in its channel
+        after the click was handled (a click never seen through is counted until now)."""
+        s = self.stats
+        now = asyncio.get_running_loop().time()
+        by_channel: dict[int, list[float]] = defaultdict(list)
+        for c in self.fake.calls:
+            parts = c.path.split("/")
+            if c.method in ("POST", "PATCH") and len(parts) > 2 and parts[1] == "channels":
+                if parts[2].isdigit():
+                    by_channel[int(parts[2])].append(c.time)
+        for channel, handled, dispatched in s.held:
+            later = [t for t in by_channel.get(channel, []) if t >= handled]
+            s.results.append((min(later) if later else now) - dispatched)
+            s.firsts.append((min(later) if later else now) - dispatched)
+        s.held_unresolved = sum(
+            1
+            for channel, handled, _ in s.held
+            if not any(t >= handled for t in by_channel.get(channel, []))
+        )
 
 
 # --- filling the store with idle live matches --------------------------------------------
@@ -578,6 +619,10 @@ async def measure(
     (exponentially distributed) before each click."""
     d.think = think
     d.stats = Stats()
+    assert d.bot is not None
+    pacer = d.bot.gm.pacer
+    if pacer is not None:
+        pacer.stats = PaceStats()
     d.measuring = True
     calls_before = len(d.fake.calls)
     beat = Heartbeat()
@@ -598,6 +643,7 @@ async def measure(
         draw_cpu = cpu_by_pid(draw_pids | pool_pids(drawing._pool)) - draw0
         lags = await beat.stop()
     d.measuring = False
+    d.resolve_held()
     d.think = 0.0
     s = d.stats
     return dict(
@@ -607,6 +653,8 @@ async def measure(
         calls_per_click=s.calls / max(1, s.clicks),
         public_calls_per_click=s.public_calls / max(1, s.clicks),
         unattributed_calls=len(d.fake.calls) - calls_before - s.calls,
+        held_clicks=len(s.held),
+        held_unresolved=s.held_unresolved,
         ack_p50_ms=1000 * pct(s.acks, 50),
         ack_p99_ms=1000 * pct(s.acks, 99),
         result_clicks=len(s.results),
@@ -633,6 +681,7 @@ async def measure(
         violations=len(d.fake.violations),
         load_after=os.getloadavg()[0],
         think=think,
+        pacing=pacer.stats.summary() if pacer is not None else {},
     )
 
 
@@ -667,6 +716,9 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
         started = time.perf_counter()
         await d.start()
         fig["boot_s"] = time.perf_counter() - started
+        assert d.bot is not None
+        # Pacing runs on real time in the deployed bot; the driver's clock is manual.
+        d.bot.gm.pacer = Pacer(SystemClock())
         gc.collect()
         fig["rss_per_idle_kb"] = (rss_bytes() - rss0) / 1024 / max(1, idle)
         try:
@@ -697,6 +749,18 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
             ArenaBot.long_lived = deployed
             gc.unfreeze()
     return fig
+
+
+def pacing_line(p: dict[str, Any]) -> str:
+    """What the per-channel pacing of public calls did while measuring."""
+    if not p:
+        return "Pacing: off."
+    return (
+        f"Pacing: {p['calls']} channel calls let through, {p['held']} deliveries held "
+        f"(waits p50 {p['wait_p50_s']:.2f} s, p95 {p['wait_p95_s']:.2f} s, worst "
+        f"{p['wait_max_s']:.2f} s), {p['merged']} edits merged into newer ones, "
+        f"{p['refused']} refused by Discord."
+    )
 
 
 def ramp_line(row: dict[str, Any]) -> str:
@@ -820,8 +884,11 @@ def report(fig: dict[str, Any]) -> str:
         f"{fig['timeouts']} clicks not done in {CLICK_TIMEOUT:.0f} s; "
         f"client errors {fig['client_errors'] or 'none'}; "
         f"{fig['unattributed_calls']} Discord calls outside clicks; "
+        f"{fig['held_clicks']} clicks shown by a paced flush another click armed "
+        f"({fig['held_unresolved']} not shown by the end, counted until then); "
         f"{fig['violations']} Discord limit violations; "
         f"{fig['drawing_processes']} drawing processes.",
+        pacing_line(fig.get("pacing", {})),
         *ramp_table(fig.get("ramp", [])),
         f"Setup: {fig['fill_s']:.1f} s to store the idle matches, boot (recover) "
         f"{fig['boot_s']:.1f} s, {fig['open_s']:.1f} s to open the active ones. "

@@ -145,6 +145,8 @@ class ArenaBot(commands.Bot):
                 await self._ticker
         store = getattr(self, "store", None)
         gm = getattr(self, "gm", None)
+        if gm is not None:
+            gm.stop_pacing()  # held rows stay in the outbox for the next start
         await super().close()
         if gm is not None and gm.timer_lease is not None:
             with contextlib.suppress(Exception):  # it expires by itself anyway
