@@ -40,6 +40,35 @@ async def test_posts_are_written_with_the_decision_and_kept_in_order(store: Stor
     assert await store.outbox_matches() == [mid]
 
 
+async def test_posts_without_a_decision_take_the_stored_version_in_one_transaction(
+    store: Store,
+) -> None:
+    """``add_public`` numbers its rows with the match's stored version, read by the insert
+    itself: one batch (one hop), and nothing written for a match that does not exist."""
+    mid, match = await new_live(store)
+    ai_step(match)
+    await store.commit_decision(mid, match.choices[-1], match)
+    writes = store.backend.writes
+    await store.add_public(
+        mid,
+        [entry("lobby", role="lobby"), entry("näme ✓ \"quoted\"\n")],
+        public_state={"batch": ["x"]},
+        deadlines=[("k", 1, 60.0, 30.0)],
+    )
+    assert store.backend.writes == writes + 1
+    items = await store.outbox(mid)
+    assert [(i.version, i.kind, i.role, i.channel_id) for i in items] == [
+        (1, "post", "lobby", 10),
+        (1, "post", None, 10),
+    ]
+    assert items[1].payload == {"text": "näme ✓ \"quoted\"\n"}
+    assert await store.public_state(mid) == {"batch": ["x"]}
+    assert [(d.key, d.seat) for d in await store.deadlines(mid)] == [("k", 1)]
+    with pytest.raises(KeyError):
+        await store.add_public(mid + 100, [entry("ghost")], public_state={"batch": []})
+    assert await store.outbox(mid + 100) == []
+
+
 async def test_a_refused_decision_writes_none_of_its_posts(store: Store) -> None:
     """Same transaction: a conflicting commit leaves no post behind it."""
     mid, match = await new_live(store)
