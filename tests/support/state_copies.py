@@ -13,7 +13,10 @@ from bot.engine.game import Ctx
 
 
 def mutable_nodes(value: Any) -> dict[int, Any]:
-    """Every list, dict, set and unfrozen model in a state, by id (kept alive with it)."""
+    """Every list, dict, set and unfrozen model in a state, by id (kept alive with it).
+
+    A model's set of given fields counts unless it holds every field (then pydantic
+    can only add names it already has: instances may share it)."""
     out: dict[int, Any] = {}
     todo = [value]
     while todo:
@@ -23,8 +26,9 @@ def mutable_nodes(value: Any) -> dict[int, Any]:
                 continue
             out[id(v)] = v
             todo.extend(v.__dict__.values())
-            todo.append(v.__pydantic_fields_set__)
-            out[id(v.__pydantic_fields_set__)] = v.__pydantic_fields_set__
+            given = v.__pydantic_fields_set__
+            if given != set(type(v).model_fields):
+                out[id(given)] = given
         elif isinstance(v, (list, set)):
             out[id(v)] = v
             todo.extend(v)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from bot.engine.copying import copy_state, intern_strings
+from bot.engine.copying import copy_state, intern_strings, share_fields_sets
 from bot.engine.decisions import Answer, Decision
 from bot.engine.events import AnyEvent
 from bot.engine.game import Ctx, Game, GameInfo, ModeInfo, OptionSpec, Outcome, Reply, SeatSpec
@@ -141,11 +141,14 @@ class Madsteam(Game[MSState, MSView]):
         )
 
     def load(self, data: dict[str, Any]) -> MSState:
-        """The state, its strings shared with every other live match (issue 16 item 5);
-        the data are shared by content when the state is validated."""
-        return MSState.model_validate(
+        """The state, its strings and its models' sets of given fields shared with every
+        other live match (issue 16 item 5); the data are shared by content when the
+        state is validated."""
+        state = MSState.model_validate(
             {k: v if k == "data" else intern_strings(v) for k, v in data.items()}
         )
+        share_fields_sets(state)
+        return state
 
     def copy(self, state: MSState) -> MSState:
         """A copy of what an apply may change; the frozen data, texts and strings

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from bot.engine.copying import copy_state, intern_strings
+from bot.engine.copying import copy_state, intern_strings, share_fields_sets
 from bot.engine.decisions import Answer, Decision
 from bot.engine.events import AnyEvent
 from bot.engine.game import Ctx, Game, GameInfo, ModeInfo, OptionSpec, Outcome, Reply, SeatSpec
@@ -247,11 +247,14 @@ class UltimateWarriorz(Game[UWState, UWView]):
         )
 
     def load(self, data: dict[str, Any]) -> UWState:
-        """The state, its strings shared with every other live match (issue 16 item 5);
-        the cards are shared by content when the state is validated."""
-        return UWState.model_validate(
+        """The state, its strings and its models' sets of given fields shared with every
+        other live match (issue 16 item 5); the cards are shared by content when the
+        state is validated."""
+        state = UWState.model_validate(
             {k: v if k == "cards" else intern_strings(v) for k, v in data.items()}
         )
+        share_fields_sets(state)
+        return state
 
     def copy(self, state: UWState) -> UWState:
         """A copy of what an apply may change; the frozen cards, texts and strings
