@@ -6,6 +6,13 @@ player count) in both languages, uncached, ``--repeat`` times each, and prints p
 a Markdown row: images, CPU ms p50/p95/max for render + encode, the encode's share,
 bytes mean/max and the image sizes. The goal is p95 <= 30 ms CPU per image.
 
+A second table times the encode alone (``png_bytes``) on the very images drawn, so that
+it can be compared while the renderers change: CPU ms p50/p95 (each image's quickest of
+``--repeat`` runs, so other processes on the machine weigh less), kB, the error of the
+decoded PNG against the drawn RGB image (mean and max over pixels and channels, of 255),
+and the same figures for the previous encode (an octree palette from every second pixel,
+written by Pillow at zlib level 3), timed on the same images in turn.
+
     .venv/bin/python bench/bench_render.py [--repeat 3]
 """
 
@@ -17,12 +24,13 @@ import statistics
 import sys
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from PIL import Image  # noqa: E402
+from PIL import Image, ImageChops, ImageStat  # noqa: E402
 
 import bot.render.common as common  # noqa: E402
 from bot.engine.registry import get_game  # noqa: E402
@@ -34,6 +42,53 @@ GOAL_MS = 30.0
 def pct(xs: list[float], q: float) -> float:
     xs = sorted(xs)
     return xs[min(len(xs) - 1, int(q * len(xs)))]
+
+
+def reference_png(img: Image.Image) -> bytes:
+    """The encode before issue 16's cheaper one: octree palette from every second pixel
+    of every second row, Pillow's PNG writer at zlib level 3."""
+    small = img.resize((img.width // 2, img.height // 2), Image.Resampling.NEAREST)
+    palette = small.quantize(256, method=Image.Quantize.FASTOCTREE)
+    buf = io.BytesIO()
+    img.quantize(palette=palette, dither=Image.Dither.NONE).save(
+        buf, format="PNG", compress_level=3
+    )
+    return buf.getvalue()
+
+
+def error(img: Image.Image, png: bytes) -> tuple[float, int]:
+    """Mean and max difference of the decoded ``png`` to ``img``, over pixels and channels."""
+    diff = ImageChops.difference(img, Image.open(io.BytesIO(png)).convert("RGB"))
+    return statistics.mean(ImageStat.Stat(diff).mean), max(hi for _, hi in diff.getextrema())
+
+
+class EncodeFigures:
+    """CPU ms, kB and error of one encoder over one game's drawn images."""
+
+    def __init__(self) -> None:
+        self.ms: list[float] = []
+        self.kb: list[float] = []
+        self.mean_err: list[float] = []
+        self.max_err = 0
+
+    def measure(self, encode: Callable[[Image.Image], bytes], img: Image.Image, n: int) -> None:
+        best = float("inf")
+        for _ in range(n):
+            t = time.process_time()
+            png = encode(img)
+            best = min(best, time.process_time() - t)
+        self.ms.append(best * 1000)
+        self.kb.append(len(png) / 1024)
+        mean, worst = error(img, png)
+        self.mean_err.append(mean)
+        self.max_err = max(self.max_err, worst)
+
+    def cells(self) -> str:
+        return (
+            f"{statistics.median(self.ms):.1f} | {pct(self.ms, 0.95):.1f} "
+            f"| {statistics.mean(self.kb):.0f} | {max(self.kb):.0f} "
+            f"| {statistics.mean(self.mean_err):.2f} | {self.max_err}"
+        )
 
 
 def main() -> None:
@@ -48,6 +103,7 @@ def main() -> None:
             get_game(s.game_id).render(s.view, "en")
             warmed.add(s.game_id)
     encode_s = 0.0
+    drawn: list[Image.Image] = []
     real_png = common.png_bytes
 
     def timed_png(img: Image.Image) -> bytes:
@@ -55,6 +111,7 @@ def main() -> None:
         t = time.process_time()
         data = real_png(img)
         encode_s += time.process_time() - t
+        drawn.append(img)
         return data
 
     # Every renderer imported png_bytes by name: time it where they call it.
@@ -66,11 +123,13 @@ def main() -> None:
     enc: dict[str, float] = defaultdict(float)
     size: dict[str, list[int]] = defaultdict(list)
     dims: dict[str, set[tuple[int, int]]] = defaultdict(set)
+    images: dict[str, list[Image.Image]] = defaultdict(list)
     for s in samples:
         game = get_game(s.game_id)
         for lang in ("en", "fr"):
             for _ in range(args.repeat):
                 encode_s = 0.0
+                drawn.clear()
                 t = time.process_time()
                 if s.decision is None:
                     png = game.render(s.view, lang)
@@ -80,6 +139,7 @@ def main() -> None:
                 enc[s.game_id] += encode_s * 1000
             size[s.game_id].append(len(png))
             dims[s.game_id].add(Image.open(io.BytesIO(png)).size)
+            images[s.game_id] += [img.convert("RGB") for img in drawn]
 
     print("| game | images | CPU ms p50 | p95 | max | encode share | kB mean | kB max | sizes |")
     print("|---|---|---|---|---|---|---|---|---|")
@@ -98,6 +158,27 @@ def main() -> None:
         )
     verdict = "met" if worst <= GOAL_MS else "NOT met"
     print(f"\nworst p95: {worst:.1f} ms CPU per image (goal <= {GOAL_MS:.0f} ms: {verdict})")
+
+    print("\nEncode alone, on the images drawn above (error: of 255, decoded PNG vs drawn RGB):\n")
+    print(
+        "| game | images | encode ms p50 | p95 | kB mean | kB max | error mean | max "
+        "| previous ms p50 | p95 | kB mean | kB max | error mean | max |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    totals = (EncodeFigures(), EncodeFigures())
+    for gid, imgs in images.items():
+        now, before = EncodeFigures(), EncodeFigures()
+        for img in imgs:  # in turn, so that both see the same load on the machine
+            now.measure(real_png, img, args.repeat)
+            before.measure(reference_png, img, args.repeat)
+        print(f"| {gid} | {len(imgs)} | {now.cells()} | {before.cells()} |")
+        for total, part in zip(totals, (now, before), strict=True):
+            total.ms += part.ms
+            total.kb += part.kb
+            total.mean_err += part.mean_err
+            total.max_err = max(total.max_err, part.max_err)
+    count = sum(len(imgs) for imgs in images.values())
+    print(f"| all | {count} | {totals[0].cells()} | {totals[1].cells()} |")
 
 
 if __name__ == "__main__":

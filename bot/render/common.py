@@ -7,6 +7,8 @@ images look the same on every machine.
 from __future__ import annotations
 
 import io
+import struct
+import zlib
 from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
@@ -194,45 +196,77 @@ def hp_bar(
 
 
 PALETTE_COLOURS = 256
-PALETTE_SAMPLE = 2
-"""On a board-sized image the palette is chosen from every second pixel of every second
-row (nearest-neighbour, so no colour is invented): a quarter of the pixels, and every flat
-colour, line or glyph stroke at least 2 px wide is in it. Mapping the whole image to it
-costs about half of choosing the palette from the whole image."""
-SAMPLED_FROM = 200_000
-"""Pixels from which the palette is sampled; a smaller image (a badge, a test frame) gets
-its exact octree palette (the mapping rounds colours to a few units)."""
-COMPRESS_LEVEL = 3
-"""zlib level of the palette PNG: measured on every game's images (``bench/bench_render.py``),
-level 3 encodes in about half of level 6's time for 20% more bytes, and level 1 saves
-little more time. Rendering was 79% of the bot's CPU, two thirds of it level-6 RGB
-compression (issue 16 item 3)."""
+PALETTE_SAMPLE = 4
+"""The palette is chosen from at most every fourth pixel of every fourth row (nearest-
+neighbour, so no colour is invented): on every game's images a sixteenth of the pixels
+picks a palette as close to them as a quarter did (mean error unchanged, the few
+anti-aliased pixels that land on a farther colour are invisible at 3x zoom) in a third of
+the time (``bench/bench_render.py``, issue 16 item 3)."""
+SAMPLE_PIXELS = 50_000
+"""Fewest pixels the palette is chosen from: a smaller image is sampled more densely, and
+one under four times this (a badge, a test frame) gets its exact octree palette."""
+COMPRESS_LEVEL = 2
+MEM_LEVEL = 5
+"""zlib level and memory level of the palette PNG (no row filter, the PNG advice for
+palette images): measured on every game's images (``bench/bench_render.py``), level 2
+with a small hash table deflates in 60% of Pillow's level-3 time for the same bytes;
+level 1 saves no more time for 7% more bytes, level 4 costs twice the time for 17% fewer."""
+_PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
 def palette_of(img: Image.Image) -> Image.Image:
     """``img`` (RGB) as a 256-colour palette image, no dithering (flat colours stay flat)."""
-    if img.width * img.height < SAMPLED_FROM:
+    step = PALETTE_SAMPLE
+    while step > 1 and img.width * img.height < SAMPLE_PIXELS * step * step:
+        step -= 1
+    if step == 1:
         return img.quantize(PALETTE_COLOURS, method=Image.Quantize.FASTOCTREE)
     small = img.resize(
-        (max(1, img.width // PALETTE_SAMPLE), max(1, img.height // PALETTE_SAMPLE)),
-        Image.Resampling.NEAREST,
+        (max(1, img.width // step), max(1, img.height // step)), Image.Resampling.NEAREST
     )
     palette = small.quantize(PALETTE_COLOURS, method=Image.Quantize.FASTOCTREE)
     return img.quantize(palette=palette, dither=Image.Dither.NONE)
+
+
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    """One PNG chunk: length, type, data, CRC of type and data."""
+    crc = zlib.crc32(data, zlib.crc32(kind))
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", crc)
+
+
+def palette_png(img: Image.Image) -> bytes:
+    """A palette ("P") image as an 8-bit PNG, written here rather than by Pillow, whose
+    writer spends about a millisecond per board around zlib (issue 16 item 3)."""
+    width, height = img.size
+    rows = Image.new("P", (width + 1, height), 0)
+    rows.paste(img, (1, 0))  # column 0 is each row's filter type: 0, None
+    deflate = zlib.compressobj(COMPRESS_LEVEL, zlib.DEFLATED, 15, MEM_LEVEL)
+    idat = deflate.compress(rows.tobytes()) + deflate.flush()
+    palette = bytes(img.getpalette("RGB") or (0, 0, 0))
+    header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)
+    return b"".join(
+        (
+            _PNG_SIGNATURE,
+            _chunk(b"IHDR", header),
+            _chunk(b"PLTE", palette),
+            _chunk(b"IDAT", idat),
+            _chunk(b"IEND", b""),
+        )
+    )
 
 
 def png_bytes(img: Image.Image) -> bytes:
     """Encode as a 256-colour palette PNG; deterministic for identical images.
 
     The boards are flat colours and anti-aliased text on them: the palette shows no
-    visible change (mean error about 0.3 of 255 on every game's images, compared by eye
-    at 5x zoom) and, with zlib level 3, takes a third of level-6 RGB's time and half its
-    bytes (issue 16 item 3)."""
-    buf = io.BytesIO()
+    visible change (mean error under 0.6 of 255 on every game's images, compared by eye
+    at 3x zoom) and takes a fifth of level-6 RGB's time and half its bytes (issue 16
+    item 3). An image of another mode (grey, already a palette) is left to Pillow."""
     if img.mode == "RGBA":
         img = img.convert("RGB")
     if img.mode == "RGB":
-        img = palette_of(img)
+        return palette_png(palette_of(img))
+    buf = io.BytesIO()
     img.save(buf, format="PNG", optimize=False, compress_level=COMPRESS_LEVEL)
     return buf.getvalue()
 
