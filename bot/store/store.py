@@ -25,7 +25,7 @@ import contextlib
 import json
 import logging
 import time
-from collections.abc import Awaitable, Callable, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import EllipsisType
@@ -210,6 +210,12 @@ class Store:
         (the commit then runs statement by statement instead of in one hop)."""
         self.checkpoints = 0
         """Background WAL checkpoints done so far (SQLite; for tests and diagnostics)."""
+        self._notice_writes: dict[int, int] = {}
+        """Notice inserts per match in this process, counted before and after each."""
+        self._no_notices: dict[int, tuple[int, frozenset[int]]] = {}
+        """Seats of a match whose last read found no undelivered notice, with the insert
+        count then: until a notice is added they are answered without a read (a single
+        process only; with Postgres another one may add notices)."""
         self._ckpt_task: asyncio.Task[None] | None = None
         if isinstance(backend, SqliteBackend) and backend.target != ":memory:":
             self._ckpt_task = asyncio.create_task(
@@ -519,13 +525,14 @@ class Store:
         stmts += self._public_stmts(match_id, match.version, entries, public_state, timers, now)
         hook = self._between_statements
         try:
-            if hook is None:
-                await self._backend.batch(stmts)  # one transaction, one hop
-                return
-            async with self._write() as db:
-                await self._run(db, stmts[:1])
-                await hook()
-                await self._run(db, stmts[1:])
+            with self._adding_notices(match_id, bool(pending_notices), over):
+                if hook is None:
+                    await self._backend.batch(stmts)  # one transaction, one hop
+                    return
+                async with self._write() as db:
+                    await self._run(db, stmts[:1])
+                    await hook()
+                    await self._run(db, stmts[1:])
         except BatchRefused:
             async with self._read() as db:
                 await self._raise_commit_conflict(db, match_id, match.version)
@@ -1065,8 +1072,27 @@ class Store:
         rows = list(notices)
         if not rows:
             return
-        async with self._write() as db:
-            await self._run(db, self._notice_stmts(match_id, version, rows, self._clock()))
+        with self._adding_notices(match_id, True):
+            async with self._write() as db:
+                await self._run(db, self._notice_stmts(match_id, version, rows, self._clock()))
+
+    @contextlib.contextmanager
+    def _adding_notices(self, match_id: int, adding: bool, over: bool = False) -> Iterator[None]:
+        """Around a write that may add notices: reads of the match's notices meanwhile,
+        or known empty before, no longer answer without a read (counted on both sides, so
+        a read that overlaps the insert never marks a seat as having none)."""
+        if not adding and not over:
+            yield
+            return
+        self._notice_writes[match_id] = self._notice_writes.get(match_id, 0) + 1
+        self._no_notices.pop(match_id, None)
+        try:
+            yield
+        finally:
+            self._notice_writes[match_id] = self._notice_writes.get(match_id, 0) + 1
+            self._no_notices.pop(match_id, None)
+            if over:  # the match ends: nothing more is added, nothing to remember
+                self._notice_writes.pop(match_id, None)
 
     async def notices(
         self, match_id: int, seats: Iterable[int] | None = None, *, undelivered: bool = True
@@ -1076,14 +1102,26 @@ class Store:
         params: list[Any] = [match_id]
         if undelivered:
             sql += " AND delivered = 0"
+        wanted: list[int] | None = None
         if seats is not None:
             wanted = sorted(set(seats))
             if not wanted:
                 return []
             sql += f" AND seat IN ({', '.join('?' for _ in wanted)})"
             params += wanted
+        writes = self._notice_writes.get(match_id, 0)
+        remember = undelivered and wanted is not None and not self.shared
+        if remember and wanted is not None:
+            known = self._no_notices.get(match_id)
+            if known is not None and known[0] == writes and known[1].issuperset(wanted):
+                return []  # nothing added since a read found none for these seats
         async with self._read() as db:
             rows = await db.fetchall(sql + " ORDER BY id", params)
+        if remember and wanted is not None and not rows:
+            if self._notice_writes.get(match_id, 0) == writes:  # no insert overlapped the read
+                known = self._no_notices.get(match_id)
+                seen = known[1] if known is not None and known[0] == writes else frozenset()
+                self._no_notices[match_id] = (writes, seen | frozenset(wanted))
         return [
             Notice(
                 id=r["id"],
@@ -1276,6 +1314,9 @@ class Store:
             for table in ("decisions", "seats", "messages", "deadlines", "notices", "outbox"):
                 await db.execute(f"DELETE FROM {table} WHERE match_id IN ({marks})", ids)
             await db.execute(f"DELETE FROM matches WHERE id IN ({marks})", ids)
+        for mid in ids:
+            self._no_notices.pop(mid, None)
+            self._notice_writes.pop(mid, None)
         _log.info("pruned %s finished matches", len(ids))
         return ids
 
