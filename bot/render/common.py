@@ -204,13 +204,15 @@ anti-aliased pixels that land on a farther colour are invisible at 3x zoom) in a
 the time (``bench/bench_render.py``, issue 16 item 3)."""
 SAMPLE_PIXELS = 50_000
 """Fewest pixels the palette is chosen from: a smaller image is sampled more densely, and
-one under four times this (a badge, a test frame) gets its exact octree palette."""
+one under four times this (a badge, a test frame) gets the octree palette of all its
+pixels."""
 COMPRESS_LEVEL = 2
 MEM_LEVEL = 5
 """zlib level and memory level of the palette PNG (no row filter, the PNG advice for
 palette images): measured on every game's images (``bench/bench_render.py``), level 2
-with a small hash table deflates in 60% of Pillow's level-3 time for the same bytes;
-level 1 saves no more time for 7% more bytes, level 4 costs twice the time for 17% fewer."""
+with a small hash table writes the PNG in two thirds of Pillow's level-3 time for 3% more
+bytes; level 1 saves no more time for 7% more bytes, level 4 costs twice the time for 17%
+fewer, a row filter or zlib's RLE strategy saves neither."""
 _PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
