@@ -8,15 +8,19 @@ varying number of moves so every phase is sampled) are dumped to JSON the way th
 store keeps them, then reloaded with ``Match.from_snapshot`` under tracemalloc:
 the bytes a reloaded match holds, what is shared between matches counted once
 (the same method as ``memory_per_match`` in ``bench_load.py``, without the bot).
-Then the CPU cost of ``Game.copy`` (what every apply pays before mutating) and of
-a whole ``Match.apply`` (check, copy, rules, pending) over the same states.
+Then the cost of ``Game.copy`` (what every apply pays before mutating), next to a
+plain deep copy (what Ultimate Warriorz and Madsteam did before), and of a whole
+``Match.apply`` (check, copy, rules, pending) over the same states; wall-clock time,
+best of ``--repeat`` rounds for the copies, so a busy machine skews them less.
 """
 
 from __future__ import annotations
 
 import argparse
+import copy
 import gc
 import json
+import math
 import statistics
 import sys
 import time
@@ -65,42 +69,55 @@ def memory_per_match(snaps: list[dict[str, Any]]) -> float:
     return (after - before) / len(snaps)
 
 
-def copy_cost(snaps: list[dict[str, Any]], repeat: int) -> tuple[float, float]:
-    """Mean microseconds of ``Game.copy`` and of ``Match.apply`` of the AI's choice."""
+def copy_cost(snaps: list[dict[str, Any]], repeat: int) -> tuple[float, float, float]:
+    """Microseconds per state of ``Game.copy``, of a plain ``copy.deepcopy`` (what the
+    games did before issue 16, the data file kept out), and of a whole ``Match.apply``
+    of the AI's choice. Copies: the best of ``repeat`` rounds, the two interleaved."""
     matches = [Match.from_snapshot(s) for s in snaps]
     matches = [m for m in matches if not m.over]
     game = matches[0].game
-    t0 = time.process_time()
+    data = {"ultimate-warriorz": "cards", "madsteam": "data", "mad-arena": "cards"}.get(
+        game.info.id
+    )
+
+    def deep(state: Any) -> Any:
+        kept = getattr(state, data) if data else None
+        return copy.deepcopy(state, {id(kept): kept} if data else None)
+
+    best = {"copy": math.inf, "deepcopy": math.inf}
     for _ in range(repeat):
-        for m in matches:
-            game.copy(m.state)
-    copy_us = (time.process_time() - t0) / (repeat * len(matches)) * 1e6
+        for name, fn in (("copy", game.copy), ("deepcopy", deep)):
+            t0 = time.perf_counter()
+            for m in matches:
+                fn(m.state)
+            best[name] = min(best[name], time.perf_counter() - t0)
     choices = [m.ai_choice(m.pending()[0]) for m in matches]
     times = []
     for m, c in zip(matches, choices, strict=True):
         snap = m.snapshot()
         for _ in range(repeat):
             fresh = Match.from_snapshot(snap)
-            t = time.process_time()
+            t = time.perf_counter()
             fresh.apply(c)
-            times.append(time.process_time() - t)
-    return copy_us, statistics.fmean(times) * 1e6
+            times.append(time.perf_counter() - t)
+    per = 1e6 / len(matches)
+    return best["copy"] * per, best["deepcopy"] * per, statistics.median(times) * 1e6
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", nargs="*", default=GAMES)
     parser.add_argument("--matches", type=int, default=40)
-    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--repeat", type=int, default=10)
     args = parser.parse_args()
-    print("| game | kB per live match | copy µs | apply µs |")
-    print("|---|---:|---:|---:|")
+    print("| game | kB per live match | Game.copy µs | deepcopy µs | apply µs (median) |")
+    print("|---|---:|---:|---:|---:|")
     for game in args.games:
         get_game(game)
         snaps = snapshots(game, args.matches)
         kb = memory_per_match(snaps) / 1000
-        copy_us, apply_us = copy_cost(snaps, args.repeat)
-        print(f"| {game} | {kb:.0f} | {copy_us:.0f} | {apply_us:.0f} |", flush=True)
+        copy_us, deep_us, apply_us = copy_cost(snaps, args.repeat)
+        print(f"| {game} | {kb:.0f} | {copy_us:.0f} | {deep_us:.0f} | {apply_us:.0f} |", flush=True)
 
 
 if __name__ == "__main__":
