@@ -91,6 +91,20 @@ def ix(colour: Colour) -> int:
     return INDEX[colour]
 
 
+def _coverage_table(ink: Colour, bg: Colour) -> list[int]:
+    """Palette entry of each coverage 0-255 of ``ink`` over ``bg``: the ramp's nearest shade."""
+    first = len(FLAT) + RAMPS.index((ink, bg)) * SHADES
+    table = []
+    for c in range(256):
+        k = round(c * (SHADES + 1) / 255)
+        table.append(INDEX[bg] if k == 0 else INDEX[ink] if k == SHADES + 1 else first + k - 1)
+    return table
+
+
+COVERAGE: dict[tuple[Colour, Colour], list[int]] = {r: _coverage_table(*r) for r in RAMPS}
+"""For each ramp, a glyph's coverage mapped straight to its shade's palette entry."""
+
+
 def to_palette(img: Image.Image) -> Image.Image:
     """An RGB tile mapped to the fixed palette (each pixel to its nearest entry)."""
     return img.quantize(palette=_PALETTE_IMAGE, dither=Image.Dither.NONE)
@@ -139,9 +153,17 @@ def _draw_text(text: str, size: int, bold: bool, ink: Colour, bg: Colour, anchor
     if box[0] == 0 or box[2] == width:
         width = int(font(size, bold).getlength(text)) + 2 * size
         mask, box, ox, oy = _ink(text, size, bold, anchor, width)
-    tile = Image.new("RGB", (box[2] - box[0], box[3] - box[1]), bg)
-    tile.paste(ink, (0, 0), mask.crop(box))
-    return TextTile(to_palette(tile), box[0] - ox, box[1] - oy)
+    mask = mask.crop(box)
+    table = COVERAGE.get((ink, bg))
+    if table is not None:
+        shades = mask.point(table)
+        tile = Image.frombytes("P", shades.size, shades.tobytes())
+        tile.putpalette(_PALETTE_BYTES)
+    else:  # an ink without its ramp (a fifth clan's colour): the nearest entries
+        rgb = Image.new("RGB", mask.size, bg)
+        rgb.paste(ink, (0, 0), mask)
+        tile = to_palette(rgb)
+    return TextTile(tile, box[0] - ox, box[1] - oy)
 
 
 board_text = drawing_cache(_draw_text)
