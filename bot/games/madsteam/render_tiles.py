@@ -105,9 +105,16 @@ COVERAGE: dict[tuple[Colour, Colour], list[int]] = {r: _coverage_table(*r) for r
 """For each ramp, a glyph's coverage mapped straight to its shade's palette entry."""
 
 
+def finished(tile: Image.Image) -> Image.Image:
+    """``tile`` with its pixels and palette loaded now: pasting a cached tile (from any
+    drawing thread) then only reads it."""
+    tile.load()
+    return tile
+
+
 def to_palette(img: Image.Image) -> Image.Image:
     """An RGB tile mapped to the fixed palette (each pixel to its nearest entry)."""
-    return img.quantize(palette=_PALETTE_IMAGE, dither=Image.Dither.NONE)
+    return finished(img.quantize(palette=_PALETTE_IMAGE, dither=Image.Dither.NONE))
 
 
 def canvas(width: int, height: int) -> tuple[Image.Image, ImageDraw.ImageDraw]:
@@ -159,6 +166,7 @@ def _draw_text(text: str, size: int, bold: bool, ink: Colour, bg: Colour, anchor
         shades = mask.point(table)
         tile = Image.frombytes("P", shades.size, shades.tobytes())
         tile.putpalette(_PALETTE_BYTES)
+        finished(tile)
     else:  # an ink without its ramp (a fifth clan's colour): the nearest entries
         rgb = Image.new("RGB", mask.size, bg)
         rgb.paste(ink, (0, 0), mask)
@@ -249,7 +257,7 @@ def hero_tile(
         ring = (x - 31, y - 23, x + 31, y + 23)
         draw.ellipse(ring, outline=HIGHLIGHT, width=4)
         shape.ellipse(ring, outline=255, width=4)
-    return to_palette(tile), mask
+    return to_palette(tile), finished(mask)
 
 
 def put_hero(
@@ -264,6 +272,7 @@ def put_hero(
 def slots_tile(slots: int, survivors: int, seat: int) -> Image.Image:
     """A room's survivor squares (filled: a survivor there), on the room's panel."""
     tile = Image.new("P", (slots * 32, 27), ix(PANEL))
+    tile.putpalette(_PALETTE_BYTES)
     draw = ImageDraw.Draw(tile)
     for s in range(slots):
         square = (s * 32, 0, s * 32 + 26, 26)
@@ -271,7 +280,7 @@ def slots_tile(slots: int, survivors: int, seat: int) -> Image.Image:
             draw.rectangle(square, fill=ix(seat_colour(seat)))
         else:
             draw.rectangle(square, outline=ix(MUTED), width=2)
-    return tile
+    return finished(tile)
 
 
 @drawing_cache
