@@ -8,10 +8,10 @@ bilingual refusal naming its first errors, never a traceback.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import tomllib
 import weakref
+from collections import deque
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Generic, TypeVar
@@ -25,6 +25,9 @@ M = TypeVar("M", bound=BaseModel)
 
 DATA_MAX = 64 * 1024
 """Largest inline file accepted (bytes of UTF-8); the shipped files fit in a few KiB."""
+
+SHARED_KEPT = 4
+"""Shared models kept alive after no state holds them (:meth:`DataFile.shared`)."""
 
 
 def validation_errors(exc: Exception, limit: int = 5) -> list[str]:
@@ -68,10 +71,12 @@ class DataFile(Generic[M]):
         self.cache_default = cache_default
         """Share one parsed default (only for a model nothing mutates)."""
         self._default: M | None = None
-        self._shared: weakref.WeakValueDictionary[str, M] = weakref.WeakValueDictionary()
-        """Models in use, by a hash of their content (kept while a live match holds one)."""
-        self._by_id: weakref.WeakValueDictionary[int, M] = weakref.WeakValueDictionary()
-        """The same models by ``id``: a state built from one already shared skips the hash."""
+        self._in_use: dict[int, tuple[Any, weakref.ref[M]]] = {}
+        """Shared models by ``id``: their JSON dump (what a stored state holds) and a weak
+        reference (an entry goes when no live match holds its model any more)."""
+        self._recent: deque[M] = deque(maxlen=SHARED_KEPT)
+        """The last models handed out, kept alive: a process that loads a state and drops
+        it (an AI worker) finds the same model at its next load."""
 
     def _refusal(self, name: str, exc: Exception) -> IllegalDecision:
         detail = "; ".join(validation_errors(exc))[:600]
@@ -147,29 +152,48 @@ class DataFile(Generic[M]):
         with every state; only the objects in memory are shared, so the model must be
         one nothing mutates once validated. ``value`` is what the state is built from
         (stored JSON or a model), ``build`` the validation run when this content is
-        not in use yet (a state field's wrap validator passes its handler).
+        not in use yet (a state field's wrap validator passes its handler). A stored
+        state's JSON is compared with the dumps of the models in use (equal data, not
+        a hash: no encoding, and faster than validating it again).
         """
-        if isinstance(value, self.model) and self._by_id.get(id(value)) is value:
-            return value
-        raw = value.model_dump(mode="json") if isinstance(value, BaseModel) else value
-        key = _content_key(raw)
-        found = self._shared.get(key) if key is not None else None
-        if found is not None:
-            return found
-        model = value if isinstance(value, self.model) else build(value)
-        canonical = _content_key(model.model_dump(mode="json"))
-        assert canonical is not None  # a validated model dumps to JSON
-        found = self._shared.setdefault(canonical, model)
-        if key is not None and key != canonical:
-            self._shared[key] = found
-        self._by_id[id(found)] = found
-        return found
+        if isinstance(value, self.model):
+            entry = self._in_use.get(id(value))
+            if entry is not None and entry[1]() is value:
+                return self._kept(value)
+            raw = value.model_dump(mode="json")
+        else:
+            raw = value
+        found = self._in_use_with(raw)
+        if found is None:
+            model = value if isinstance(value, self.model) else build(value)
+            dump = raw if model is value else model.model_dump(mode="json")
+            found = self._in_use_with(dump) if dump != raw else None
+            if found is None:
+                found = model
+                key = id(model)
 
+                def forget(ref: weakref.ref[M], key: int = key) -> None:
+                    if self._in_use.get(key, (None, None))[1] is ref:
+                        del self._in_use[key]
 
-def _content_key(data: Any) -> str | None:
-    """A hash of JSON-able data (None when it is not JSON-able: then it is validated)."""
-    try:
-        text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    except (TypeError, ValueError):
+                self._in_use[key] = (dump, weakref.ref(model, forget))
+        return self._kept(found)
+
+    def _in_use_with(self, dump: Any) -> M | None:
+        """The model in use whose dump equals ``dump``, if any."""
+        for known, ref in list(self._in_use.values()):
+            if known == dump:
+                model = ref()
+                if model is not None:
+                    return model
         return None
-    return hashlib.sha256(text.encode()).hexdigest()
+
+    def _kept(self, model: M) -> M:
+        """``model``, now first among the recent ones (the least recent one leaves)."""
+        if not self._recent or self._recent[0] is not model:
+            for i, m in enumerate(self._recent):
+                if m is model:
+                    del self._recent[i]
+                    break
+            self._recent.appendleft(model)
+        return model

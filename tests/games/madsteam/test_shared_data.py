@@ -4,13 +4,15 @@ match still stores its whole data file (issue 16 item 5)."""
 
 from __future__ import annotations
 
+import gc
 import json
+import weakref
 
 import pytest
 from pydantic import ValidationError
 
 from bot.engine import Match, SeatSpec
-from bot.games.madsteam.data import DEFAULT_DATA, load_data
+from bot.games.madsteam.data import DATA_FILE, DEFAULT_DATA, GameData, load_data
 from bot.games.madsteam.state import Gibier, MSState
 from tests.support.state_copies import check_copies_through
 
@@ -106,3 +108,29 @@ def test_reloaded_matches_share_their_strings() -> None:
     common = [o for o in ids_b if o in ids_a]
     assert len(common) > 10
     assert all(ids_a[o] is o for o in common)
+
+
+def test_a_stored_state_finds_the_data_in_use_without_validating_it_again() -> None:
+    m = new("stored")
+    raw = json.loads(json.dumps(m.snapshot()))["state"]["data"]
+
+    def never(value: object) -> GameData:
+        raise AssertionError("validated again")
+
+    assert DATA_FILE.shared(raw, never) is state(m).data
+    changed = dict(raw, supermarket=list(reversed(raw["supermarket"])))
+    assert changed != raw
+    with pytest.raises(AssertionError, match="validated again"):
+        DATA_FILE.shared(changed, never)
+
+
+def test_data_no_match_holds_any_more_is_freed() -> None:
+    text = DEFAULT_DATA.read_text(encoding="utf-8")
+    uploads = [text.replace('name = "Rat géant"', f'name = "Rat {k}"', 1) for k in range(6)]
+    m = new("gone", data_text=uploads[0])
+    gone = weakref.ref(state(m).data)
+    del m
+    for upload in uploads[1:]:  # newer contents push it out of the few kept alive
+        new("other", data_text=upload)
+    gc.collect()
+    assert gone() is None
