@@ -22,8 +22,6 @@ from bot.render.common import (
     INK,
     MUTED,
     PANEL,
-    canvas,
-    centred_text,
     drawing_cache,
     font,
     text_on,
@@ -34,6 +32,41 @@ MIN_TEXT = 28
 
 MARK_FILL = HIGHLIGHT
 MARK_INK = (24, 24, 28)
+
+
+@drawing_cache
+def _text_mask(
+    line: str, size: int, bold: bool, anchor: str, fx: float, fy: float
+) -> tuple[Image.Image, int, int]:
+    """``line``'s glyphs as a mask, drawn at the fraction (fx, fy) of a pixel past the point
+    (ox, oy) of the mask (both returned): the very coverage ``ImageDraw.text`` gives there."""
+    fnt = font(size, bold)
+    left, top, right, bottom = fnt.getbbox(line, anchor=anchor)
+    ox, oy = 2 + max(0, -math.floor(left)), 2 + max(0, -math.floor(top))
+    mask = Image.new("L", (ox + math.ceil(right) + 2, oy + math.ceil(bottom) + 2), 0)
+    ImageDraw.Draw(mask).text((ox + fx, oy + fy), line, font=fnt, fill=255, anchor=anchor)
+    return mask, ox, oy
+
+
+def put_text(
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    line: str,
+    size: int,
+    ink: tuple[int, int, int],
+    bold: bool = False,
+    anchor: str = "lm",
+) -> None:
+    """``draw.text`` with the glyphs' mask kept (by line, type, anchor and pixel fraction):
+    the same pixels, and a name, an HP or a zone's title is rasterized once, not in every
+    picture (text was most of the drawing's CPU, issue 16 item 3)."""
+    if draw.fontmode != "L":  # a palette image's glyphs are not smoothed: Pillow's own path
+        draw.text(xy, line, font=font(size, bold), fill=ink, anchor=anchor)
+        return
+    x, y = xy
+    ix, iy = math.floor(x), math.floor(y)
+    mask, ox, oy = _text_mask(line, size, bold, anchor, x - ix, y - iy)
+    draw.bitmap((ix - ox, iy - oy), mask, fill=ink)
 
 
 def plain(text: str) -> str:
@@ -83,7 +116,15 @@ def _wrap(text: str, fnt: ImageFont.FreeTypeFont, width: float) -> tuple[str, ..
 def flow(
     items: Sequence[str], fnt: ImageFont.FreeTypeFont, width: float, sep: str = "   "
 ) -> list[str]:
-    """Short items side by side, as many per line as fit ``width`` (an item is never split)."""
+    """Short items side by side, as many per line as fit ``width`` (an item is never split).
+    Cached, like :func:`wrap`: a roster flows the same items from view to view."""
+    return list(_flow(tuple(items), fnt, width, sep))
+
+
+@lru_cache(maxsize=2048)
+def _flow(
+    items: tuple[str, ...], fnt: ImageFont.FreeTypeFont, width: float, sep: str
+) -> tuple[str, ...]:
     lines: list[str] = []
     current = ""
     for item in items:
@@ -95,7 +136,7 @@ def flow(
             current = trial
     if current:
         lines.append(current)
-    return lines
+    return tuple(lines)
 
 
 class Marks:
@@ -176,20 +217,14 @@ def draw_tags(
     size: int = TAG_SIZE,
 ) -> float:
     """Yellow button-like tags, one per label, stacked from (x, y); returns the y below them."""
-    fnt = font(size, True)
     for lines in tag_lines(labels, width, size):
         h = len(lines) * TAG_LINE + 2 * TAG_PAD
         draw.rounded_rectangle(
             (x, y, x + width, y + h), radius=10, fill=MARK_FILL, outline=MARK_INK, width=2
         )
         for k, line in enumerate(lines):
-            draw.text(
-                (x + width / 2, y + TAG_PAD + TAG_LINE * k + TAG_LINE / 2),
-                line,
-                font=fnt,
-                fill=MARK_INK,
-                anchor="mm",
-            )
+            ly = y + TAG_PAD + TAG_LINE * k + TAG_LINE / 2
+            put_text(draw, (x + width / 2, ly), line, size, MARK_INK, True, "mm")
         y += h + 6
     return y
 
@@ -250,6 +285,7 @@ def fighter_badge(
     return Badge(name, f"♥{hp}", fill, outline, token, tuple(marks.fighter(fid)))
 
 
+@lru_cache(maxsize=1024)
 def badge_size(width: float, name: str, hp: str) -> int:
     """The largest type (30 down to :data:`MIN_TEXT`) at which name and HP fit ``width``."""
     for size in (BADGE_SIZE, 29, MIN_TEXT):
@@ -280,9 +316,8 @@ class ZoneBox:
         return h + ZONE_PAD
 
 
-def draw_zone(img: Image.Image, x0: int, y0: int, zone: ZoneBox) -> None:
+def draw_zone(draw: ImageDraw.ImageDraw, x0: int, y0: int, zone: ZoneBox) -> None:
     """``zone``'s box drawn with its top-left corner at (x0, y0)."""
-    draw = ImageDraw.Draw(img)
     marked = bool(zone.marks)
     draw.rounded_rectangle(
         (x0, y0, x0 + BOX_W, y0 + zone.height),
@@ -291,62 +326,34 @@ def draw_zone(img: Image.Image, x0: int, y0: int, zone: ZoneBox) -> None:
         outline=MARK_FILL if marked else zone.outline,
         width=7 if marked else 3,
     )
-    draw.text(
-        (x0 + BOX_W / 2, y0 + ZONE_TITLE_H / 2 + 4),
-        zone.title,
-        font=font(30, True),
-        fill=zone.title_ink,
-        anchor="mm",
-    )
+    title_at = (x0 + BOX_W / 2, y0 + ZONE_TITLE_H / 2 + 4)
+    put_text(draw, title_at, zone.title, 30, zone.title_ink, True, "mm")
     inner = BOX_W - 2 * ZONE_PAD
     x = x0 + ZONE_PAD
-    y = round(draw_tags(draw, x, y0 + ZONE_TITLE_H + ZONE_PAD, inner, zone.marks))
+    y = draw_tags(draw, x, y0 + ZONE_TITLE_H + ZONE_PAD, inner, zone.marks)
     for b in zone.badges:
-        img.paste(badge_piece(b.name, b.hp, b.fill, b.outline, inner, zone.fill), (x, y))
-        if b.token is not None:
-            right = x + inner
-            draw.ellipse(
-                (right - 16, y - 12, right + 10, y + 14), fill=b.token, outline=INK, width=3
-            )
+        draw_badge(draw, x, y, inner, b)
         y += BADGE_H + 8
-        y = round(draw_tags(draw, x, y, inner, b.marks))
+        y = draw_tags(draw, x, y, inner, b.marks)
 
 
-@drawing_cache
-def badge_piece(
-    name: str, hp: str, fill: Colour, outline: Colour | None, width: int, bg: Colour
-) -> Image.Image:
-    """A fighter's badge (its token aside) on its zone's colour ``bg``: name and HP in the
-    largest type that fits, a light outline on a dark fighter so it stays visible."""
-    img, draw = canvas(width + 1, BADGE_H + 1, bg)
-    dark = 0.299 * fill[0] + 0.587 * fill[1] + 0.114 * fill[2] < 70
-    edge = outline or (MUTED if dark else (20, 20, 24))
-    thick = 6 if outline else 2
-    draw.rounded_rectangle((0, 0, width, BADGE_H), radius=12, fill=fill, outline=edge, width=thick)
-    ink = text_on(fill)
-    fnt = font(badge_size(width, name, hp), True)
-    mid = BADGE_H / 2
-    draw.text((10, mid), name, font=fnt, fill=ink, anchor="lm")
-    draw.text((width - 10, mid), hp, font=fnt, fill=ink, anchor="rm")
-    return img
-
-
-@drawing_cache
-def zone_piece(zone: ZoneBox) -> Image.Image:
-    """``zone``'s box on its own image, pasted through :func:`zone_mask`."""
-    img = Image.new("RGB", (BOX_W + 1, zone.height + 1), zone.fill)
-    draw_zone(img, 0, 0, zone)
-    return img
-
-
-@drawing_cache
-def zone_mask(height: int) -> Image.Image:
-    """The pixels a zone box of ``height`` covers (its rounded corners let the links show)."""
-    mask = Image.new("L", (BOX_W + 1, height + 1), 0)
-    ImageDraw.Draw(mask).rounded_rectangle(
-        (0, 0, BOX_W, height), radius=ZONE_RADIUS, fill=255, outline=255, width=3
+def draw_badge(draw: ImageDraw.ImageDraw, x: float, y: float, width: float, b: Badge) -> None:
+    """A fighter's badge: name and HP in the largest type that fits, a light outline on a
+    dark fighter so it stays visible, its token on the corner."""
+    dark = 0.299 * b.fill[0] + 0.587 * b.fill[1] + 0.114 * b.fill[2] < 70
+    outline = b.outline or (MUTED if dark else (20, 20, 24))
+    thick = 6 if b.outline else 2
+    draw.rounded_rectangle(
+        (x, y, x + width, y + BADGE_H), radius=12, fill=b.fill, outline=outline, width=thick
     )
-    return mask
+    ink = text_on(b.fill)
+    size = badge_size(width, b.name, b.hp)
+    mid = y + BADGE_H / 2
+    put_text(draw, (x + 10, mid), b.name, size, ink, True, "lm")
+    put_text(draw, (x + width - 10, mid), b.hp, size, ink, True, "rm")
+    if b.token is not None:
+        right = x + width
+        draw.ellipse((right - 16, y - 12, right + 10, y + 14), fill=b.token, outline=INK, width=3)
 
 
 def ring_layout(heights: Sequence[int], gap: int = 16) -> tuple[list[tuple[int, int]], int]:
@@ -410,7 +417,7 @@ def draw_ring(img: Image.Image, top: int, zones: Sequence[ZoneBox], path: Sequen
     if len(path) > 1:
         draw.line([mids[z] for z in path], fill=HIGHLIGHT, width=10, joint="curve")
     for (x, y), zone in zip(corners, zones, strict=True):
-        img.paste(zone_piece(zone), (x, top + y), zone_mask(zone.height))
+        draw_zone(draw, x, top + y, zone)
     return top + total
 
 
@@ -429,4 +436,4 @@ def draw_banner(draw: ImageDraw.ImageDraw, y: float, lines: Sequence[str], size:
         width=4,
     )
     for k, line in enumerate(lines):
-        centred_text(draw, (RING_W / 2, y + 33 + 44 * k), line, size, HIGHLIGHT, True)
+        put_text(draw, (RING_W / 2, y + 33 + 44 * k), line, size, HIGHLIGHT, True, "mm")

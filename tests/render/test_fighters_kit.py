@@ -1,7 +1,7 @@
 """The drawing helpers of the fighters' and Madsteam's images (bot/render/fighters.py):
 wrapping never cuts, flowing never splits an item, marks follow the options' typed args,
-names are inert in markdown; the ring's boxes never overlap, and a zone pasted from its
-cached picture is the very pixels drawn in place, so caching never changes an image."""
+names are inert in markdown; the ring's boxes never overlap, and a text drawn from its kept
+mask is the very pixels Pillow draws, so caching never changes an image."""
 
 from __future__ import annotations
 
@@ -13,20 +13,17 @@ from PIL import Image, ImageChops, ImageDraw
 from bot.engine.decisions import Allocation, Args, Decision, Option, Quantity
 from bot.engine.registry import get_game
 from bot.engine.text import Text
-from bot.render.common import BG, DANGER, HIGHLIGHT, PANEL, clear_drawing_caches, colour, font
+from bot.render.common import DANGER, HIGHLIGHT, PANEL, clear_drawing_caches, colour, font
 from bot.render.fighters import (
     BOX_W,
-    LINK_INK,
     RING_W,
-    SPOKE_INK,
     Badge,
     Marks,
     ZoneBox,
-    draw_ring,
-    draw_zone,
     flow,
     md_escape,
     plain,
+    put_text,
     ring_height,
     ring_layout,
     wrap,
@@ -142,28 +139,28 @@ def test_ring_boxes_are_whole_pixels_inside_the_picture_and_never_overlap(n: int
         assert a[2] < b[0] or b[2] < a[0] or a[3] < b[1] or b[3] < a[1], (a, b)
 
 
-def test_a_zone_pasted_from_its_cached_picture_is_the_zone_drawn_in_place() -> None:
-    """The boxes' rounded corners let the links under them show, as if drawn there (a box
-    pasted whole would cover them, and the background, with its fill)."""
+@pytest.mark.parametrize("anchor", ["lm", "mm", "rm", "la", "ls"])
+def test_put_text_gives_the_pixels_of_pillows_text(anchor: str) -> None:
+    """Whatever the pixel fraction of the point, the size and the ink, a kept mask draws
+    what ``ImageDraw.text`` draws, first time (Pillow's own call, seen by the phone
+    tests' spies) and from the cache."""
     clear_drawing_caches()
-    zones = _zones(6)
-    path = [0, 1, 6, 4]
-    top = 30
-    pasted = Image.new("RGB", (RING_W, ring_height(zones) + 2 * top), BG)
-    assert draw_ring(pasted, top, zones, path) == top + ring_height(zones)
-    # The same ring with every zone drawn in place, over a copy of the links alone.
-    heights = [z.height for z in zones]
-    corners, _ = ring_layout(heights)
-    in_place = Image.new("RGB", pasted.size, BG)
-    draw = ImageDraw.Draw(in_place)
-    mids = [(x + BOX_W / 2, top + y + h / 2) for (x, y), h in zip(corners, heights, strict=True)]
-    for i in range(6):
-        draw.line((mids[i], mids[(i + 1) % 6]), fill=LINK_INK, width=8)
-        draw.line((mids[i], mids[6]), fill=SPOKE_INK, width=6)
-    draw.line([mids[z] for z in path], fill=HIGHLIGHT, width=10, joint="curve")
-    for (x, y), zone in zip(corners, zones, strict=True):
-        draw_zone(in_place, x, top + y, zone)
-    assert ImageChops.difference(pasted, in_place).getbbox() is None
+    lines = ["Zamioculcas ♥10", "⚡4 ➜1 ⚔2+2 ➶0 ◆?", "Équipe gj", "✿"]
+    for k, (line, xy, size, bold, ink) in enumerate(
+        itertools.product(
+            lines,
+            [(100, 40), (100.5, 40.5), (333.25, 61.75)],
+            [28, 34],
+            [True, False],
+            [(236, 236, 240), DANGER],
+        )
+    ):
+        expected = Image.new("RGB", (600, 100), PANEL)
+        ImageDraw.Draw(expected).text(xy, line, font=font(size, bold), fill=ink, anchor=anchor)
+        for _ in range(2):
+            got = Image.new("RGB", (600, 100), PANEL)
+            put_text(ImageDraw.Draw(got), xy, line, size, ink, bold, anchor)
+            assert ImageChops.difference(got, expected).getbbox() is None, (k, line, xy)
 
 
 @pytest.mark.parametrize("game_id", ["mad-arena", "ultimate-warriorz"])

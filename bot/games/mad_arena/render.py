@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from PIL import Image
+from PIL import ImageDraw
 
 from bot.engine.decisions import Decision
 from bot.games.mad_arena.view import FighterView, MAView
@@ -28,9 +28,7 @@ from bot.render.common import (
     MUTED,
     PANEL,
     canvas,
-    centred_text,
     colour,
-    drawing_cache,
     font,
     greyed,
     png_bytes,
@@ -48,6 +46,7 @@ from bot.render.fighters import (
     flow,
     md_escape,
     plain,
+    put_text,
     ring_height,
     wrap,
 )
@@ -116,17 +115,14 @@ def _gong(view: MAView) -> Colour:
     return (60, 120, 230) if view.gong_colour == "blue" else (215, 55, 50)
 
 
-@drawing_cache
-def _header_piece(rnd: int, last_round: int, gong: Colour, status: str, over: bool) -> Image.Image:
+def _header(draw: ImageDraw.ImageDraw, view: MAView, lang: str) -> None:
     """The gong with the round, "Gong r/n" and the phase."""
-    img, draw = canvas(W, HEADER_H, BG)
+    rnd, gong = view.round, _gong(view)
+    over = view.phase == "over"
     draw.ellipse((16, 10, 72, 66), fill=gong, outline=INK, width=2)
-    centred_text(draw, (44, 38), str(rnd), 32, text_on(gong), True)
-    draw.text((86, 38), f"Gong {rnd}/{last_round}", font=font(38, True), fill=INK, anchor="lm")
-    draw.text(
-        (W - 16, 38), status, font=font(32, True), fill=HIGHLIGHT if over else INK, anchor="rm"
-    )
-    return img
+    put_text(draw, (44, 38), str(rnd), 32, text_on(gong), True, "mm")
+    put_text(draw, (86, 38), f"Gong {rnd}/{view.last_round}", 38, INK, True, "lm")
+    put_text(draw, (W - 16, 38), _status(view, lang), 32, HIGHLIGHT if over else INK, True, "rm")
 
 
 def _zones(view: MAView, lang: str, marks: Marks, actor: str | None) -> list[ZoneBox]:
@@ -201,43 +197,36 @@ def _row_of(view: MAView, f: FighterView, actor: str | None) -> _Row:
     )
 
 
-@drawing_cache
-def _row_piece(r: _Row) -> Image.Image:
+def _draw_row(draw: ImageDraw.ImageDraw, y: int, r: _Row) -> None:
     """One fighter: colour, name, team, HP, card in play, trophies, net or pick's tick;
     greyed once eliminated, outlined in gold when acting."""
-    img, draw = canvas(W, ROW_H, ROSTER_BG)
     ink = INK if r.alive else GREY
     if r.actor:
-        draw.rounded_rectangle((8, 0, W - 8, ROW_H - 4), radius=12, outline=HIGHLIGHT, width=4)
-    mid = ROW_H / 2 - 2
-    draw.rounded_rectangle((18, 8, 34, ROW_H - 12), radius=5, fill=r.fill)
-    draw.text((46, mid), r.name, font=font(30, True), fill=ink, anchor="lm")
-    x = 46 + draw.textlength(r.name, font=font(30, True)) + 16
+        draw.rounded_rectangle((8, y, W - 8, y + ROW_H - 4), radius=12, outline=HIGHLIGHT, width=4)
+    mid = y + ROW_H / 2 - 2
+    draw.rounded_rectangle((18, y + 8, 34, y + ROW_H - 12), radius=5, fill=r.fill)
+    put_text(draw, (46, mid), r.name, 30, ink, True, "lm")
+    x = 46 + font(30, True).getlength(r.name) + 16
     if r.team is not None:
         draw.rounded_rectangle((x, mid - 18, x + 36, mid + 18), radius=8, outline=ink, width=2)
-        centred_text(draw, (x + 18, mid), r.team, 28, ink, True)
+        put_text(draw, (x + 18, mid), r.team, 28, ink, True, "mm")
         x += 52
     if r.alive:
         x = max(x, 246.0)
-        draw.text((x, mid), r.hp, font=font(30, True), fill=DANGER, anchor="lm")
-        x += draw.textlength(r.hp, font=font(30, True)) + 20
-        draw.text((x, mid), r.card, font=font(30), fill=INK, anchor="lm")
+        put_text(draw, (x, mid), r.hp, 30, DANGER, True, "lm")
+        x += font(30, True).getlength(r.hp) + 20
+        put_text(draw, (x, mid), r.card, 30, INK, False, "lm")
     right = W - 20
     if r.netted:
         draw.ellipse((right - 34, mid - 17, right, mid + 17), fill=NET_GREEN, outline=INK, width=2)
         right -= 46
     elif r.picked:
-        draw.text((right, mid), "✔", font=font(32, True), fill=INK, anchor="rm")
+        put_text(draw, (right, mid), "✔", 32, INK, True, "rm")
         right -= 46
     if r.trophies:
-        draw.text(
-            (right, mid),
-            f"★{r.trophies}",
-            font=font(30, True),
-            fill=HIGHLIGHT if r.alive else GREY,
-            anchor="rm",
+        put_text(
+            draw, (right, mid), f"★{r.trophies}", 30, HIGHLIGHT if r.alive else GREY, True, "rm"
         )
-    return img
 
 
 def render_arena(view: MAView, lang: str = "en", decision: Decision | None = None) -> bytes:
@@ -258,19 +247,17 @@ def render_arena(view: MAView, lang: str = "en", decision: Decision | None = Non
     out_lines = flow([f"☠ {f.name}" for f in view.fighters if not f.alive], font(30, True), W - 40)
     height = roster_y + ROW_H * (len(rows) + len(out_lines)) + 10
     img, draw = canvas(W, height, BG)
-    gong = _gong(view)
-    over = view.phase == "over"
-    img.paste(_header_piece(view.round, view.last_round, gong, _status(view, lang), over), (0, 0))
+    _header(draw, view, lang)
     path = view.last.path if view.last else []
     arena_bottom = draw_ring(img, arena_top, zones, path)
     if banner:
         draw_banner(draw, arena_bottom + 14, banner, 32)
     draw.rectangle((0, roster_y - 6, W, height), fill=ROSTER_BG)
     for k, r in enumerate(rows):
-        img.paste(_row_piece(r), (0, roster_y + k * ROW_H))
+        _draw_row(draw, roster_y + k * ROW_H, r)
     y = roster_y + ROW_H * len(rows)
     for k, line in enumerate(out_lines):
-        draw.text((20, y + 26 + k * ROW_H), line, font=font(30, True), fill=GREY, anchor="lm")
+        put_text(draw, (20, y + 26 + k * ROW_H), line, 30, GREY, True, "lm")
     return png_bytes(img)
 
 

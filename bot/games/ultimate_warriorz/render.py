@@ -17,9 +17,9 @@ message text (:func:`board_lines`).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 
-from PIL import Image, ImageDraw
+from PIL import ImageDraw
 
 from bot.engine.decisions import Decision
 from bot.games.ultimate_warriorz.view import FighterView, UWView
@@ -33,8 +33,6 @@ from bot.render.common import (
     OK,
     PANEL,
     canvas,
-    centred_text,
-    drawing_cache,
     font,
     png_bytes,
 )
@@ -50,6 +48,7 @@ from bot.render.fighters import (
     flow,
     md_escape,
     plain,
+    put_text,
     ring_height,
     wrap,
 )
@@ -196,20 +195,25 @@ class _Cell:
     """Under the name: HP and card, special, effects."""
     actor: bool
 
-    @cached_property
+    @property
     def own_line(self) -> bool:
         """Whether PP, token, trophies and charm need a line of their own (a long name)."""
-        fb = font(30, True)
-        width = 44 + fb.getlength(f"{self.pp} PP")
-        if self.trophies:
-            width += fb.getlength(f"★{self.trophies}") + 16
-        if self.first_wound:
-            width += 38 + 16
-        return fb.getlength(self.name) + width + 60 > CELL_W
+        return _stats_own_line(self.name, self.pp, self.trophies, self.first_wound)
 
     @cached_property
     def height(self) -> int:
         return LINE_H * (1 + self.own_line + len(self.lines)) + 14
+
+
+@lru_cache(maxsize=1024)
+def _stats_own_line(name: str, pp: int, trophies: int, first_wound: bool) -> bool:
+    fb = font(30, True)
+    width = 44 + fb.getlength(f"{pp} PP")
+    if trophies:
+        width += fb.getlength(f"★{trophies}") + 16
+    if first_wound:
+        width += 38 + 16
+    return fb.getlength(name) + width + 60 > CELL_W
 
 
 def _cell_of(f: FighterView, lang: str, actor: str | None) -> _Cell:
@@ -229,45 +233,42 @@ def _cell_of(f: FighterView, lang: str, actor: str | None) -> _Cell:
 def _stats_right(draw: ImageDraw.ImageDraw, x: float, y: float, c: _Cell) -> None:
     """PP, the first-wound token, trophies and the charm, right-aligned at ``x``."""
     # A used charm stays drawn, dim, so the symbol's place never moves.
-    draw.text((x, y), "✿", font=font(34, True), fill=OK if c.charm else (80, 82, 90), anchor="rm")
+    put_text(draw, (x, y), "✿", 34, OK if c.charm else (80, 82, 90), True, "rm")
     x -= 44
     if c.trophies:
         t = f"★{c.trophies}"
-        draw.text((x, y), t, font=font(30, True), fill=GOLD, anchor="rm")
+        put_text(draw, (x, y), t, 30, GOLD, True, "rm")
         x -= draw.textlength(t, font=font(30, True)) + 16
     if c.first_wound:
         draw.ellipse((x - 38, y - 19, x, y + 19), fill=GOLD, outline=INK, width=2)
-        centred_text(draw, (x - 19, y + 1), "3", 28, (20, 20, 20), True)
+        put_text(draw, (x - 19, y + 1), "3", 28, (20, 20, 20), True, "mm")
         x -= 38 + 16
-    draw.text((x, y), f"{c.pp} PP", font=font(30, True), fill=INK, anchor="rm")
+    put_text(draw, (x, y), f"{c.pp} PP", 30, INK, True, "rm")
 
 
-@drawing_cache
-def _cell_piece(c: _Cell, h: int) -> Image.Image:
+def _draw_cell(draw: ImageDraw.ImageDraw, x: int, y: int, h: int, c: _Cell) -> None:
     """One living fighter's cell, ``h`` high with the gap under it: name and HP; PP,
     first-wound token, trophies, charm; card; effects."""
-    img, draw = canvas(CELL_W + 1, h - 7, BG)
     draw.rounded_rectangle(
-        (0, 0, CELL_W, h - 8),
+        (x, y, x + CELL_W, y + h - 8),
         radius=12,
         fill=PANEL,
         outline=HIGHLIGHT if c.actor else None,
         width=4,
     )
-    draw.rectangle((0, 8, 12, h - 16), fill=c.colour, outline=MUTED)
-    top = 6 + LINE_H / 2
-    draw.text((24, top), c.name, font=font(30, True), fill=INK, anchor="lm")
+    draw.rectangle((x, y + 8, x + 12, y + h - 16), fill=c.colour, outline=MUTED)
+    top = y + 6 + LINE_H / 2
+    put_text(draw, (x + 24, top), c.name, 30, INK, True, "lm")
     own = c.own_line
-    _stats_right(draw, CELL_W - 14, top + LINE_H * own, c)
+    _stats_right(draw, x + CELL_W - 14, top + LINE_H * own, c)
     for k, line in enumerate(c.lines):
         ly = top + LINE_H * (k + 1 + own)
-        lx = 24.0
+        lx = x + 24.0
         if k == 0 and line.startswith(c.hp):
-            draw.text((lx, ly), c.hp, font=font(30, True), fill=DANGER, anchor="lm")
-            lx += draw.textlength(c.hp, font=font(30, True))
+            put_text(draw, (lx, ly), c.hp, 30, DANGER, True, "lm")
+            lx += font(30, True).getlength(c.hp)
             line = line[len(c.hp) :]
-        draw.text((lx, ly), line, font=font(30), fill=INK, anchor="lm")
-    return img
+        put_text(draw, (lx, ly), line, 30, INK, False, "lm")
 
 
 def _rows(view: UWView, lang: str, actor: str | None) -> list[list[_Cell]]:
@@ -288,15 +289,6 @@ def _foot_lines(view: UWView, lang: str) -> list[str]:
     return []
 
 
-@drawing_cache
-def _header_piece(lines: tuple[str, ...]) -> Image.Image:
-    """The band of round, phase and stones."""
-    img, draw = canvas(W, 21 + 44 * len(lines), PANEL)
-    for k, line in enumerate(lines):
-        draw.text((24, 10 + 22 + 44 * k), line, font=font(32, True), fill=INK, anchor="lm")
-    return img
-
-
 def render_arena(view: UWView, lang: str = "en", decision: Decision | None = None) -> bytes:
     """The esplanade of one view; ``decision`` (a private prompt) marks its legal targets.
 
@@ -305,17 +297,20 @@ def render_arena(view: UWView, lang: str = "en", decision: Decision | None = Non
     marks = Marks(decision, lang)
     actor = marks.subject or (view.action.fighter if view.action else None)
     zones = _zones(view, lang, marks, actor)
-    header = _header_piece(tuple(_header_lines(view, lang)))
+    head = _header_lines(view, lang)
+    head_h = 20 + 44 * len(head)
     foot = _foot_lines(view, lang)
     rows = _rows(view, lang, actor)
     row_h = [max(c.height for c in row) for row in rows]
     dead = _dead_lines(view)
-    arena_top = header.height + 11
+    arena_top = head_h + 12
     arena_h = ring_height(zones)
     roster_y = arena_top + arena_h + 20 + banner_height(foot)
     height = roster_y + sum(row_h) + LINE_H * len(dead) + 4
     img, draw = canvas(W, height, BG)
-    img.paste(header, (0, 0))
+    draw.rectangle((0, 0, W, head_h), fill=PANEL)
+    for k, line in enumerate(head):
+        put_text(draw, (24, 10 + 22 + 44 * k), line, 32, INK, True, "lm")
     visited = view.action.visited if view.action is not None else []
     arena_bottom = draw_ring(img, arena_top, zones, visited)
     if foot:
@@ -323,10 +318,10 @@ def render_arena(view: UWView, lang: str = "en", decision: Decision | None = Non
     y = roster_y
     for row, h in zip(rows, row_h, strict=True):
         for k, c in enumerate(row):
-            img.paste(_cell_piece(c, h), (12 + k * (CELL_W + 12), y))
+            _draw_cell(draw, 12 + k * (CELL_W + 12), y, h, c)
         y += h
     for line in dead:
-        draw.text((20, y + LINE_H / 2), line, font=font(30, True), fill=GREY, anchor="lm")
+        put_text(draw, (20, y + LINE_H / 2), line, 30, GREY, True, "lm")
         y += LINE_H
     return png_bytes(img)
 
