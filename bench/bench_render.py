@@ -179,6 +179,8 @@ def main() -> None:
             total.max_err = max(total.max_err, part.max_err)
     count = sum(len(imgs) for imgs in images.values())
     print(f"| all | {count} | {totals[0].cells()} | {totals[1].cells()} |")
+    used = "the stdlib's zlib" if common._deflate is common._zlib_deflate else "ISA-L (isal)"
+    print(f"\ndeflate: {used}")
 
 
 if __name__ == "__main__":

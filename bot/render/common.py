@@ -6,6 +6,7 @@ images look the same on every machine.
 
 from __future__ import annotations
 
+import importlib
 import io
 import struct
 import zlib
@@ -206,13 +207,18 @@ SAMPLE_PIXELS = 50_000
 """Fewest pixels the palette is chosen from: a smaller image is sampled more densely, and
 one under four times this (a badge, a test frame) gets the octree palette of all its
 pixels."""
+ISAL_LEVEL = 2
+"""Level of ISA-L's deflate (the ``isal`` package, a dependency): measured on every game's
+palette images (``bench/bench_render.py``), it deflates a board in 0.4 ms CPU where the
+stdlib's zlib takes 2.6 ms (at the settings below), for 4% fewer bytes; its levels 0-2
+take the same time (0 gives 19% more bytes), level 3 ten times longer for no fewer."""
 COMPRESS_LEVEL = 2
 MEM_LEVEL = 5
-"""zlib level and memory level of the palette PNG (no row filter, the PNG advice for
-palette images): measured on every game's images (``bench/bench_render.py``), level 2
-with a small hash table writes the PNG in two thirds of Pillow's level-3 time for 3% more
-bytes; level 1 saves no more time for 7% more bytes, level 4 costs twice the time for 17%
-fewer, a row filter or zlib's RLE strategy saves neither."""
+"""zlib level and memory level where ``isal`` is not installed (no row filter, the PNG
+advice for palette images): measured as above, level 2 with a small hash table writes the
+PNG in two thirds of Pillow's level-3 time for 3% more bytes; level 1 saves no more time
+for 7% more bytes, level 4 costs twice the time for 17% fewer, a row filter or zlib's RLE
+strategy saves neither."""
 _PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
@@ -230,6 +236,25 @@ def palette_of(img: Image.Image) -> Image.Image:
     return img.quantize(palette=palette, dither=Image.Dither.NONE)
 
 
+def _zlib_deflate(data: bytes) -> bytes:
+    deflate = zlib.compressobj(COMPRESS_LEVEL, zlib.DEFLATED, 15, MEM_LEVEL)
+    return deflate.compress(data) + deflate.flush()
+
+
+def _deflater() -> Callable[[bytes], bytes]:
+    """ISA-L's deflate where ``isal`` is installed, else the stdlib's zlib: the same image
+    gives the same bytes under one installation (either is deterministic)."""
+    try:
+        isal_zlib = importlib.import_module("isal.isal_zlib")
+    except ImportError:
+        return _zlib_deflate
+    compress = isal_zlib.compress
+    return lambda data: bytes(compress(data, ISAL_LEVEL))
+
+
+_deflate = _deflater()
+
+
 def _chunk(kind: bytes, data: bytes) -> bytes:
     """One PNG chunk: length, type, data, CRC of type and data."""
     crc = zlib.crc32(data, zlib.crc32(kind))
@@ -238,12 +263,12 @@ def _chunk(kind: bytes, data: bytes) -> bytes:
 
 def palette_png(img: Image.Image) -> bytes:
     """A palette ("P") image as an 8-bit PNG, written here rather than by Pillow, whose
-    writer spends about a millisecond per board around zlib (issue 16 item 3)."""
+    writer spends about a millisecond per board around zlib and cannot use ISA-L (issue 16
+    item 3)."""
     width, height = img.size
     rows = Image.new("P", (width + 1, height), 0)
     rows.paste(img, (1, 0))  # column 0 is each row's filter type: 0, None
-    deflate = zlib.compressobj(COMPRESS_LEVEL, zlib.DEFLATED, 15, MEM_LEVEL)
-    idat = deflate.compress(rows.tobytes()) + deflate.flush()
+    idat = _deflate(rows.tobytes())
     palette = bytes(img.getpalette("RGB") or (0, 0, 0))
     header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)
     return b"".join(

@@ -132,6 +132,22 @@ def test_the_same_image_gives_the_same_bytes_in_any_thread() -> None:
     assert png_bytes(img) != first
 
 
+def test_isal_deflates_and_zlib_stands_in_the_same_way(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``isal`` is a dependency: its deflate is the one in use. Without it the stdlib's
+    zlib writes the same pixels, and is as deterministic."""
+    from isal import isal_zlib
+
+    img = board()
+    fast = png_bytes(img)
+    idat = dict(chunks(fast))[b"IDAT"]
+    assert idat == isal_zlib.compress(zlib.decompress(idat), common.ISAL_LEVEL)
+    monkeypatch.setattr(common, "_deflate", common._zlib_deflate)
+    slow = png_bytes(img)
+    assert slow != fast and png_bytes(img.copy()) == slow
+    assert Image.open(io.BytesIO(slow)).tobytes() == Image.open(io.BytesIO(fast)).tobytes()
+    assert dict(chunks(slow))[b"PLTE"] == dict(chunks(fast))[b"PLTE"]
+
+
 def test_another_process_gives_the_same_bytes() -> None:
     code = (
         "import hashlib; from tests.render.test_encode import board; "
