@@ -179,6 +179,15 @@ class DataFile(Generic[M]):
                 self._in_use[key] = (dump, weakref.ref(model, forget))
         return self._kept(found)
 
+    def dump_of(self, model: M) -> Any:
+        """``model.model_dump(mode="json")``, the one kept for a shared model (a state's
+        dump reuses it instead of dumping its data again at every move): read it, never
+        change it."""
+        entry = self._in_use.get(id(model))
+        if entry is not None and entry[1]() is model:
+            return entry[0]
+        return model.model_dump(mode="json")
+
     def _in_use_with(self, dump: Any) -> M | None:
         """The model in use whose dump equals ``dump``, if any."""
         for known, ref in list(self._in_use.values()):

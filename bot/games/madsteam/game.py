@@ -13,6 +13,7 @@ from bot.engine.text import Text
 from bot.engine.vocabulary import StatInfo, standard_level
 from bot.games.madsteam import rules
 from bot.games.madsteam.ai import choose
+from bot.games.madsteam.data import DATA_FILE
 from bot.games.madsteam.state import MSState
 from bot.games.madsteam.view import MSView, build_view
 
@@ -139,6 +140,13 @@ class Madsteam(Game[MSState, MSView]):
             scores={i: float(s) for i, s in state.scores.items()},
             shared=state.shared,
         )
+
+    def dump(self, state: MSState) -> dict[str, Any]:
+        """The state's JSON; its data part is the dump kept with the shared data
+        (dumping them again cost most of a state's dump), not to be changed."""
+        out = state.model_dump(mode="json", exclude={"data"})
+        shared = DATA_FILE.dump_of(state.data)
+        return {k: shared if k == "data" else out[k] for k in MSState.model_fields}
 
     def load(self, data: dict[str, Any]) -> MSState:
         """The state, its strings and its models' sets of given fields shared with every

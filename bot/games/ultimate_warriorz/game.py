@@ -15,7 +15,13 @@ from bot.engine.vocabulary import StatInfo, standard_level
 from bot.games.ultimate_warriorz import rules
 from bot.games.ultimate_warriorz.ai import EASY, HARD, MEDIUM, StrikeSlot, choose
 from bot.games.ultimate_warriorz.args import RollRef
-from bot.games.ultimate_warriorz.cards import FIGHTERS, NAMES, SPECIAL_EFFECTS, SPECIAL_NAMES
+from bot.games.ultimate_warriorz.cards import (
+    CARD_FILE,
+    FIGHTERS,
+    NAMES,
+    SPECIAL_EFFECTS,
+    SPECIAL_NAMES,
+)
 from bot.games.ultimate_warriorz.modes import (
     CONFIG_CHOICES,
     FIGHTER,
@@ -245,6 +251,13 @@ class UltimateWarriorz(Game[UWState, UWView]):
             scores=dict(state.result_scores),
             shared=state.result_shared,
         )
+
+    def dump(self, state: UWState) -> dict[str, Any]:
+        """The state's JSON; its cards part is the dump kept with the shared cards
+        (dumping them again cost most of a state's dump), not to be changed."""
+        out = state.model_dump(mode="json", exclude={"cards"})
+        shared = CARD_FILE.dump_of(state.cards)
+        return {k: shared if k == "cards" else out[k] for k in UWState.model_fields}
 
     def load(self, data: dict[str, Any]) -> UWState:
         """The state, its strings and its models' sets of given fields shared with every

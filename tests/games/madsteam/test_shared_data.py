@@ -134,3 +134,13 @@ def test_data_no_match_holds_any_more_is_freed() -> None:
         new("other", data_text=upload)
     gc.collect()
     assert gone() is None
+
+
+def test_a_dump_is_the_state_s_full_json_with_the_data_dumped_once() -> None:
+    m = new("dump")
+    for k in range(60):
+        if k % 15 == 0:
+            dumped = m.game.dump(m.state)
+            assert json.dumps(dumped) == json.dumps(state(m).model_dump(mode="json"))
+            assert dumped["data"] is m.game.dump(m.game.copy(m.state))["data"]
+        m.apply(m.ai_choice(m.pending()[0]))

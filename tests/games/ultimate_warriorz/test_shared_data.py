@@ -114,3 +114,13 @@ def test_reloaded_matches_share_their_strings() -> None:
     common = [s for s in theirs if s in mine]
     assert len(common) > 20
     assert all(mine[s] is s for s in common)
+
+
+def test_a_dump_is_the_state_s_full_json_with_the_cards_dumped_once() -> None:
+    m = new("dump")
+    for k in range(60):
+        if k % 15 == 0:
+            dumped = m.game.dump(m.state)
+            assert json.dumps(dumped) == json.dumps(m.state.model_dump(mode="json"))
+            assert dumped["cards"] is m.game.dump(m.game.copy(m.state))["cards"]
+        m.apply(m.ai_choice(m.pending()[0]))
