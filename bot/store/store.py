@@ -29,7 +29,7 @@ from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import EllipsisType
-from typing import Any, Literal
+from typing import Any, Generic, Literal, TypeVar
 
 from pydantic_core import to_json
 
@@ -107,6 +107,63 @@ def _choice_of(row: Mapping[str, Any]) -> Choice:
         options=answer.get("options"),
         amounts=answer.get("amounts"),
     )
+
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class _ReadCache(Generic[K, V]):
+    """What this process read from the database, kept until it writes that key again.
+
+    Only for a database no other process writes (SQLite; with Postgres another bot
+    process may write it, so ``enabled`` is off). Every write of a key is counted when
+    it begins and when it ends, and a read is kept only if the count did not move while
+    it ran: a read overlapping a write (which may or may not have seen it) is never kept.
+    Counts are only dropped with the match they belong to (:meth:`Store.prune`).
+    """
+
+    def __init__(self, enabled: bool, limit: int = 5000) -> None:
+        self.enabled = enabled
+        self._limit = limit
+        self._writes: dict[K, int] = {}
+        self._values: dict[K, tuple[int, V]] = {}
+
+    def stamp(self, key: K) -> int:
+        """Taken before a read, given back to :meth:`keep`."""
+        return self._writes.get(key, 0)
+
+    def get(self, key: K) -> V | None:
+        """The value read last, if no write of ``key`` began since (None: read it)."""
+        hit = self._values.get(key) if self.enabled else None
+        return hit[1] if hit is not None and hit[0] == self._writes.get(key, 0) else None
+
+    def keep(self, key: K, stamp: int, value: V) -> None:
+        """``value``, read from ``stamp`` on, unless a write of ``key`` began or ended since."""
+        if not self.enabled or self._writes.get(key, 0) != stamp:
+            return
+        self._values.pop(key, None)
+        self._values[key] = (stamp, value)
+        if len(self._values) > self._limit:
+            del self._values[next(iter(self._values))]  # the oldest read: read again
+
+    @contextlib.contextmanager
+    def writing(self, *keys: K) -> Iterator[None]:
+        """Around a write of ``keys``: counted before and after it."""
+        for key in keys:
+            self._writes[key] = self._writes.get(key, 0) + 1
+            self._values.pop(key, None)
+        try:
+            yield
+        finally:
+            for key in keys:
+                self._writes[key] = self._writes.get(key, 0) + 1
+                self._values.pop(key, None)
+
+    def drop(self, key: K) -> None:
+        """Forget ``key`` altogether (its match was deleted: nothing reads it again)."""
+        self._writes.pop(key, None)
+        self._values.pop(key, None)
 
 
 @dataclass(frozen=True)
@@ -210,12 +267,14 @@ class Store:
         (the commit then runs statement by statement instead of in one hop)."""
         self.checkpoints = 0
         """Background WAL checkpoints done so far (SQLite; for tests and diagnostics)."""
-        self._notice_writes: dict[int, int] = {}
-        """Notice inserts per match in this process, counted before and after each."""
-        self._no_notices: dict[int, tuple[int, frozenset[int]]] = {}
-        """Seats of a match whose last read found no undelivered notice, with the insert
-        count then: until a notice is added they are answered without a read (a single
-        process only; with Postgres another one may add notices)."""
+        alone = backend.dialect != "postgres"
+        self._no_notices: _ReadCache[int, frozenset[int]] = _ReadCache(alone)
+        """Seats of a match whose last read found no undelivered notice: answered without
+        a read until a notice is added for the match."""
+        self._roles: _ReadCache[int, dict[str, tuple[int, int]]] = _ReadCache(alone)
+        """The messages playing each role of a match (read on every delivery)."""
+        self._prefs: _ReadCache[int, UserPrefs] = _ReadCache(alone)
+        """Users' preferences (read for every DM)."""
         self._ckpt_task: asyncio.Task[None] | None = None
         if isinstance(backend, SqliteBackend) and backend.target != ":memory:":
             self._ckpt_task = asyncio.create_task(
@@ -525,7 +584,7 @@ class Store:
         stmts += self._public_stmts(match_id, match.version, entries, public_state, timers, now)
         hook = self._between_statements
         try:
-            with self._adding_notices(match_id, bool(pending_notices), over):
+            with self._no_notices.writing(*([match_id] if pending_notices else [])):
                 if hook is None:
                     await self._backend.batch(stmts)  # one transaction, one hop
                     return
@@ -703,6 +762,9 @@ class Store:
                     (item.match_id, role, item.channel_id, message_id, now),
                 )
             )
+            with self._roles.writing(item.match_id):
+                await self._backend.batch(stmts)
+            return
         await self._backend.batch(stmts)
 
     async def outbox_failed(self, item_id: int) -> int:
@@ -1072,27 +1134,9 @@ class Store:
         rows = list(notices)
         if not rows:
             return
-        with self._adding_notices(match_id, True):
+        with self._no_notices.writing(match_id):
             async with self._write() as db:
                 await self._run(db, self._notice_stmts(match_id, version, rows, self._clock()))
-
-    @contextlib.contextmanager
-    def _adding_notices(self, match_id: int, adding: bool, over: bool = False) -> Iterator[None]:
-        """Around a write that may add notices: reads of the match's notices meanwhile,
-        or known empty before, no longer answer without a read (counted on both sides, so
-        a read that overlaps the insert never marks a seat as having none)."""
-        if not adding and not over:
-            yield
-            return
-        self._notice_writes[match_id] = self._notice_writes.get(match_id, 0) + 1
-        self._no_notices.pop(match_id, None)
-        try:
-            yield
-        finally:
-            self._notice_writes[match_id] = self._notice_writes.get(match_id, 0) + 1
-            self._no_notices.pop(match_id, None)
-            if over:  # the match ends: nothing more is added, nothing to remember
-                self._notice_writes.pop(match_id, None)
 
     async def notices(
         self, match_id: int, seats: Iterable[int] | None = None, *, undelivered: bool = True
@@ -1109,19 +1153,14 @@ class Store:
                 return []
             sql += f" AND seat IN ({', '.join('?' for _ in wanted)})"
             params += wanted
-        writes = self._notice_writes.get(match_id, 0)
-        remember = undelivered and wanted is not None and not self.shared
-        if remember and wanted is not None:
-            known = self._no_notices.get(match_id)
-            if known is not None and known[0] == writes and known[1].issuperset(wanted):
-                return []  # nothing added since a read found none for these seats
+        stamp = self._no_notices.stamp(match_id)
+        quiet = self._no_notices.get(match_id)
+        if undelivered and wanted is not None and quiet is not None and quiet.issuperset(wanted):
+            return []  # nothing added since a read found none for these seats
         async with self._read() as db:
             rows = await db.fetchall(sql + " ORDER BY id", params)
-        if remember and wanted is not None and not rows:
-            if self._notice_writes.get(match_id, 0) == writes:  # no insert overlapped the read
-                known = self._no_notices.get(match_id)
-                seen = known[1] if known is not None and known[0] == writes else frozenset()
-                self._no_notices[match_id] = (writes, seen | frozenset(wanted))
+        if undelivered and wanted is not None and not rows:
+            self._no_notices.keep(match_id, stamp, (quiet or frozenset()) | frozenset(wanted))
         return [
             Notice(
                 id=r["id"],
@@ -1164,6 +1203,12 @@ class Store:
     # --- messages --------------------------------------------------------------------
     async def set_message(self, match_id: int, role: str, channel_id: int, message_id: int) -> None:
         """Remember (or replace) the Discord message playing ``role`` for a match."""
+        with self._roles.writing(match_id):
+            await self._set_message(match_id, role, channel_id, message_id)
+
+    async def _set_message(
+        self, match_id: int, role: str, channel_id: int, message_id: int
+    ) -> None:
         await self._backend.batch(
             [
                 Stmt(
@@ -1177,17 +1222,26 @@ class Store:
         )
 
     async def messages(self, match_id: int) -> dict[str, tuple[int, int]]:
+        """The Discord message (channel, message) playing each role of a match; read on
+        every delivery, so kept in memory until this process changes them (one process)."""
+        known = self._roles.get(match_id)
+        if known is not None:
+            return dict(known)
+        stamp = self._roles.stamp(match_id)
         async with self._read() as db:
             rows = await db.fetchall(
                 "SELECT role, channel_id, message_id FROM messages WHERE match_id = ? ORDER BY role",
                 (match_id,),
             )
-        return {r["role"]: (r["channel_id"], r["message_id"]) for r in rows}
+        roles = {r["role"]: (r["channel_id"], r["message_id"]) for r in rows}
+        self._roles.keep(match_id, stamp, dict(roles))
+        return roles
 
     async def clear_message(self, match_id: int, role: str) -> None:
-        await self._backend.batch(
-            [Stmt("DELETE FROM messages WHERE match_id = ? AND role = ?", (match_id, role))]
-        )
+        with self._roles.writing(match_id):
+            await self._backend.batch(
+                [Stmt("DELETE FROM messages WHERE match_id = ? AND role = ?", (match_id, role))]
+            )
 
     # --- deadlines -------------------------------------------------------------------
     async def set_deadline(
@@ -1315,8 +1369,8 @@ class Store:
                 await db.execute(f"DELETE FROM {table} WHERE match_id IN ({marks})", ids)
             await db.execute(f"DELETE FROM matches WHERE id IN ({marks})", ids)
         for mid in ids:
-            self._no_notices.pop(mid, None)
-            self._notice_writes.pop(mid, None)
+            self._no_notices.drop(mid)
+            self._roles.drop(mid)
         _log.info("pruned %s finished matches", len(ids))
         return ids
 
@@ -1357,9 +1411,16 @@ class Store:
             )
 
     async def user_prefs(self, user_id: int) -> UserPrefs:
-        """The user's preferences, or the defaults if they never changed any."""
+        """The user's preferences, or the defaults if they never changed any; read for every
+        DM, so kept in memory until this process changes them (one process)."""
+        known = self._prefs.get(user_id)
+        if known is not None:
+            return known.model_copy()
+        stamp = self._prefs.stamp(user_id)
         async with self._read() as db:
-            return await self._user_prefs_in(db, user_id)
+            prefs = await self._user_prefs_in(db, user_id)
+        self._prefs.keep(user_id, stamp, prefs.model_copy())
+        return prefs
 
     async def set_user_prefs(
         self,
@@ -1370,6 +1431,16 @@ class Store:
         locale: str | None | EllipsisType = ...,
     ) -> None:
         """Change only what is given (``locale=None`` clears the locale; ``...`` keeps it)."""
+        with self._prefs.writing(user_id):
+            await self._set_user_prefs(user_id, dm, dm_closed, locale)
+
+    async def _set_user_prefs(
+        self,
+        user_id: int,
+        dm: bool | None,
+        dm_closed: bool | None,
+        locale: str | None | EllipsisType,
+    ) -> None:
         async with self._write() as db:
             current = await self._user_prefs_in(db, user_id)
             await db.execute(

@@ -56,35 +56,3 @@ async def test_version_4_database_gains_the_notices_table(sqlite_path: Path) -> 
         assert [n.text for n in await store.notices(match_id)] == [SECRET]
     finally:
         await store.close()
-
-
-async def test_seats_without_notices_are_answered_without_a_read_until_one_is_added(
-    store: Store,
-) -> None:
-    """A seat whose read found no notice is answered from memory (one process), until a
-    commit or ``add_notices`` adds one, even while a read overlaps the insert."""
-    match_id, match = await new_live(store)
-    reads = 0
-    read = store._read
-
-    def counted() -> object:
-        nonlocal reads
-        reads += 1
-        return read()
-
-    store._read = counted  # type: ignore[method-assign]
-    assert await store.notices(match_id, [0, 1]) == []
-    assert await store.notices(match_id, [1]) == []
-    shared = store.shared  # Postgres: another process may add some, so it always reads
-    assert reads == (2 if shared else 1)
-    await store.add_notices(match_id, 0, [(1, SECRET)])
-    assert [n.text for n in await store.notices(match_id, [1])] == [SECRET]
-    assert await store.notices(match_id, [0]) == []
-
-    async def read_meanwhile() -> None:  # inside the commit, before its notices are written
-        assert await store.notices(match_id, [0]) == []
-
-    store._between_statements = read_meanwhile
-    choice, _ = ai_step(match)
-    await store.commit_decision(match_id, choice, match, notices=[(0, SECRET)])
-    assert [n.text for n in await store.notices(match_id, [0])] == [SECRET]
