@@ -1,6 +1,6 @@
 """Pieces of the Madsteam image drawn once and pasted, on one fixed palette (issue 16 item 3).
 
-Drawing a string is FreeType rasterising every glyph, about a millisecond for a line of
+Drawing a string is FreeType rasterising every glyph, up to a millisecond for a line of
 28 px text, and the image holds a hundred of them, most the same from one view to the
 next (place names, "Water 3", a room's power, a clan's "Food 2"). Each string is drawn
 once per look (text, size, weight, ink, background) into a small tile cropped to its ink,

@@ -22,7 +22,7 @@ from bot.games.madsteam.render_tiles import (
     hero_tile,
     to_palette,
 )
-from bot.games.madsteam.view import MSView
+from bot.games.madsteam.view import HeroView, MSView
 from bot.render.common import BG, PANEL, clear_drawing_caches, font, seat_colour
 from tests.render.samples import Sample, all_samples
 
@@ -129,12 +129,19 @@ def test_a_clans_numbers_fit_their_line() -> None:
                     assert width <= CLAN_TEXT_W
 
 
-def test_more_players_than_the_ramps_still_draw() -> None:
-    """A fifth clan (not in the rules, but a view is data) maps to the nearest shades."""
+def test_an_ink_without_its_ramp_keeps_its_flat_colour() -> None:
+    """A fifth clan (not in the rules, but a view is data): its hero and a string in its
+    colour map to the palette's nearest entries, its own colour exactly."""
+    violet = seat_colour(4)
+    tile = _draw_text("Clan 5", 30, True, violet, BG, "lm").img.convert("RGB")
+    assert violet in {c for _, c in tile.getcolors(4096) or []}
     seats = [SeatSpec(name=f"P{k}", ai=True) for k in range(4)]
-    m = Match.create("madsteam", seats, "tiles-five")
-    view = m.view(None)
+    view = Match.create("madsteam", seats, "tiles-five").view(None)
     assert isinstance(view, MSView)
-    extra = view.players[0].model_copy(update={"seat": 4, "name": "P4"})
-    view = view.model_copy(update={"players": [*view.players, extra]})
-    assert render_view(view, "en").startswith(b"\x89PNG")
+    extra = view.players[0].model_copy(update={"seat": 4, "name": "P5"})
+    well = view.places[0].model_copy(update={"heroes": [HeroView(seat=4, value=3, standing=True)]})
+    view = view.model_copy(
+        update={"players": [*view.players, extra], "places": [well, *view.places[1:]]}
+    )
+    drawn = Image.open(io.BytesIO(render_view(view, "en"))).convert("RGB")
+    assert violet in {c for _, c in drawn.getcolors(1 << 16) or []}
