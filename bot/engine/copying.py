@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import copy
 import sys
-from typing import Any, TypeVar, cast
+from types import UnionType
+from typing import Any, Literal, TypeVar, Union, cast, get_args, get_origin
 
 from pydantic import BaseModel
 
@@ -58,8 +59,12 @@ def _copy(v: Any) -> Any:
     if t in _ATOMS:
         return v
     if t is list:
+        if _ATOMS.issuperset(map(type, v)):
+            return v[:]
         return [x if type(x) in _ATOMS else _copy(x) for x in v]
     if t is dict:
+        if _ATOMS.issuperset(map(type, v.values())):
+            return v.copy()
         return {k: x if type(x) in _ATOMS else _copy(x) for k, x in v.items()}
     if isinstance(v, BaseModel):
         frozen = _FROZEN.get(t)
@@ -71,20 +76,50 @@ def _copy(v: Any) -> Any:
     return copy.deepcopy(v)
 
 
+_MAYBE_MUTABLE: dict[type, tuple[str, ...]] = {}
+"""Per model class, the fields whose type allows a mutable value (the others are
+shared as they are: a field typed ``int``, ``str``, a ``Literal`` or a frozen model)."""
+
+
+def _maybe_mutable(t: type[BaseModel]) -> tuple[str, ...]:
+    found = _MAYBE_MUTABLE.get(t)
+    if found is None:
+        found = _MAYBE_MUTABLE[t] = tuple(
+            name for name, f in t.model_fields.items() if not _immutable_type(f.annotation)
+        )
+    return found
+
+
+def _immutable_type(tp: Any) -> bool:
+    """Whether every value of this type is immutable (mypy checks the fields' types)."""
+    if tp in _ATOMS:
+        return True
+    origin = get_origin(tp)
+    if origin is Literal:
+        return all(type(a) in _ATOMS for a in get_args(tp))
+    if origin is Union or origin is UnionType:
+        return all(_immutable_type(a) for a in get_args(tp))
+    return (
+        isinstance(tp, type) and issubclass(tp, BaseModel) and bool(tp.model_config.get("frozen"))
+    )
+
+
 def _copy_model(v: BaseModel) -> BaseModel:
     """A new instance with copied fields, as pydantic's ``__deepcopy__`` builds one."""
-    new = object.__new__(type(v))
+    t = type(v)
+    new = object.__new__(t)
+    fields = v.__dict__.copy()
+    for name in _maybe_mutable(t):
+        x = fields[name]
+        if type(x) not in _ATOMS:
+            fields[name] = _copy(x)
     set_attr = object.__setattr__
-    set_attr(
-        new,
-        "__dict__",
-        {k: x if type(x) in _ATOMS else _copy(x) for k, x in v.__dict__.items()},
-    )
+    set_attr(new, "__dict__", fields)
     extra = v.__pydantic_extra__
     set_attr(
         new,
         "__pydantic_fields_set__",
-        _all_fields(type(v)) if extra is None else set(v.__pydantic_fields_set__),
+        _all_fields(t) if extra is None else set(v.__pydantic_fields_set__),
     )
     set_attr(new, "__pydantic_extra__", None if extra is None else _copy(extra))
     private = v.__pydantic_private__

@@ -4,6 +4,7 @@ share_fields_sets and intern_strings share what every loaded state repeats (issu
 from __future__ import annotations
 
 import json
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -27,6 +28,9 @@ class Node(BaseModel):
     pair: tuple[list[int], int] = ([], 0)
     seen: set[int] = Field(default_factory=set)
     children: list[Node] = Field(default_factory=list)
+    kind: Literal["a", "b"] | None = None
+    anything: Any = None
+    maybe: list[int] | None = None
 
 
 class Loose(BaseModel):
@@ -129,3 +133,14 @@ def test_interned_json_shares_each_string() -> None:
     assert a["place"] is b["place"]
     assert next(iter(a["stack"][0])) is next(iter(b["stack"][0]))
     assert a == {"place": "forest", "stack": [{"forest": 1}]}
+
+
+def test_fields_typed_loosely_are_copied_by_what_they_hold() -> None:
+    original = Node(kind="a", anything=[1, [2]], maybe=[3])
+    c = copy_state(original)
+    assert c.kind == "a"
+    assert c.anything == [1, [2]] and c.anything is not original.anything
+    assert c.anything[1] is not original.anything[1]
+    assert c.maybe == [3] and c.maybe is not original.maybe
+    c.anything[1].append(4)
+    assert original.anything == [1, [2]]
