@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import copy
 import random
 from typing import Any
 
+from bot.engine.copying import copy_state
 from bot.engine.decisions import Answer, Choice, Decision
 from bot.engine.events import AnyEvent
 from bot.engine.game import Ctx, Game, GameInfo, ModeInfo, OptionSpec, Outcome, Reply, SeatSpec
@@ -17,6 +17,9 @@ from bot.games.mad_arena.ai_levels import AI_LEVELS
 from bot.games.mad_arena.modes import BROTHERS, PLAYER_COUNTS, TEAM, ULTIMATE
 from bot.games.mad_arena.state import MAState
 from bot.games.mad_arena.view import MAView, build_view
+
+_STATE_FIELDS = set(MAState.model_fields)
+"""Every field of a copied state is given: one set for all copies, as a loaded state's."""
 
 CHECKPOINT_EVENTS = {"countdown", "reveal", "action-end", "game-over"}
 
@@ -155,8 +158,11 @@ class MadArena(Game[MAState, MAView]):
         )
 
     def copy(self, state: MAState) -> MAState:
-        # The card set is shared between matches and never changed: not copied.
-        return copy.deepcopy(state, {id(state.cards): state.cards})
+        """A copy of what an apply may change, rebuilt by :func:`copy_state` (a deep copy
+        cost most of an apply); the card set, shared between matches and never changed,
+        is shared, not copied."""
+        fields = {k: v if k == "cards" else copy_state(v) for k, v in state.__dict__.items()}
+        return MAState.model_construct(_STATE_FIELDS, **fields)
 
     def round_label(self, state: MAState) -> int:
         return state.round

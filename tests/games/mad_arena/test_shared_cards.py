@@ -37,3 +37,21 @@ def test_a_group_s_own_cards_are_a_set_of_their_own() -> None:
     assert own.state.cards is not default.state.cards
     assert own.state.cards.model_dump() == load_cards(data=changed).model_dump()
     assert new("e", card_data=changed).state.cards is own.state.cards
+
+
+def test_a_copy_shares_the_cards_and_nothing_an_apply_changes() -> None:
+    """``MadArena.copy`` rebuilds what an apply may change and shares the card set: a
+    move applied to the copy leaves the original as it was."""
+    m = new("copy")
+    for _ in range(6):
+        m.apply(m.ai_choice(m.pending()[0]))
+    before = m.game.dump(m.state)
+    twin = m.game.copy(m.state)
+    assert twin.cards is m.state.cards
+    assert m.game.dump(twin) == before
+    assert twin.fighters[0] is not m.state.fighters[0]
+    assert twin.fighters[0].hand is not m.state.fighters[0].hand
+    twin.fighters[0].hand.append("ghost")
+    twin.fighters[0].hp -= 1
+    twin.teams[0].append("ghost")
+    assert m.game.dump(m.state) == before
