@@ -145,20 +145,22 @@ def test_put_text_gives_the_pixels_of_pillows_text(anchor: str) -> None:
     what ``ImageDraw.text`` draws, first time (Pillow's own call, seen by the phone
     tests' spies) and from the cache."""
     clear_drawing_caches()
-    lines = ["Zamioculcas ♥10", "⚡4 ➜1 ⚔2+2 ➶0 ◆?", "Équipe gj", "✿"]
+    # The glyphs of the bundled fonts that reach farthest past their advance and their
+    # ascent and descent lines (found by measuring them all), then stacked accents.
+    lines = ["Zamioculcas ♥10", "⚡4 ➜1 ⚔2+2 ➶0 ◆?", "Équipe gj ✿", "ẨẲڸ ຳᚖ⁄", "a" + "\u0301" * 12]
     for k, (line, xy, size, bold, ink) in enumerate(
         itertools.product(
             lines,
-            [(100, 40), (100.5, 40.5), (333.25, 61.75)],
+            [(100, 140), (100.5, 140.5), (333.25, 161.75)],
             [28, 34],
             [True, False],
             [(236, 236, 240), DANGER],
         )
     ):
-        expected = Image.new("RGB", (600, 100), PANEL)
+        expected = Image.new("RGB", (600, 300), PANEL)
         ImageDraw.Draw(expected).text(xy, line, font=font(size, bold), fill=ink, anchor=anchor)
         for _ in range(2):
-            got = Image.new("RGB", (600, 100), PANEL)
+            got = Image.new("RGB", (600, 300), PANEL)
             put_text(ImageDraw.Draw(got), xy, line, size, ink, bold, anchor)
             assert ImageChops.difference(got, expected).getbbox() is None, (k, line, xy)
 
