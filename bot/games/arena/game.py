@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from bot.engine.copying import copy_state
 from bot.engine.decisions import Answer, Choice, Decision, Option
 from bot.engine.errors import IllegalDecision
 from bot.engine.events import AnyEvent
@@ -765,7 +766,8 @@ class ArenaGame(Game[ArenaState, ArenaView]):
 
     # --- persistence ---------------------------------------------------------------
     def copy(self, state: ArenaState) -> ArenaState:
-        return state.model_copy(deep=True)
+        """A copy of what an apply may change (:func:`copy_state`: no deep copy's memo)."""
+        return copy_state(state)
 
     # --- presentation and AI -------------------------------------------------------
     def render(self, view: ArenaView, lang: str = "en", decision: Decision | None = None) -> bytes:

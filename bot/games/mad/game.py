@@ -17,6 +17,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from bot.engine.copying import copy_state
 from bot.engine.decisions import Answer, Args, Decision, Option
 from bot.engine.errors import IllegalDecision
 from bot.engine.events import AnyEvent
@@ -668,7 +669,8 @@ class MadGame(Game[MadState, MadView]):
         return MadState.model_validate(data)
 
     def copy(self, state: MadState) -> MadState:
-        return state.model_copy(deep=True)
+        """A copy of what an apply may change (:func:`copy_state`: no deep copy's memo)."""
+        return copy_state(state)
 
     def render(self, view: MadView, lang: str = "en", decision: Decision | None = None) -> bytes:
         from bot.games.mad.render import render_board
