@@ -91,18 +91,19 @@ def ix(colour: Colour) -> int:
     return INDEX[colour]
 
 
-def _coverage_table(ink: Colour, bg: Colour) -> list[int]:
+def _coverage_table(ink: Colour, bg: Colour) -> bytes:
     """Palette entry of each coverage 0-255 of ``ink`` over ``bg``: the ramp's nearest shade."""
     first = len(FLAT) + RAMPS.index((ink, bg)) * SHADES
     table = []
     for c in range(256):
         k = round(c * (SHADES + 1) / 255)
         table.append(INDEX[bg] if k == 0 else INDEX[ink] if k == SHADES + 1 else first + k - 1)
-    return table
+    return bytes(table)
 
 
-COVERAGE: dict[tuple[Colour, Colour], list[int]] = {r: _coverage_table(*r) for r in RAMPS}
-"""For each ramp, a glyph's coverage mapped straight to its shade's palette entry."""
+COVERAGE: dict[tuple[Colour, Colour], bytes] = {r: _coverage_table(*r) for r in RAMPS}
+"""For each ramp, a glyph's coverage mapped straight to its shade's palette entry (a
+``bytes.translate`` table)."""
 
 
 def finished(tile: Image.Image) -> Image.Image:
@@ -163,8 +164,7 @@ def _draw_text(text: str, size: int, bold: bool, ink: Colour, bg: Colour, anchor
     mask = mask.crop(box)
     table = COVERAGE.get((ink, bg))
     if table is not None:
-        shades = mask.point(table)
-        tile = Image.frombytes("P", shades.size, shades.tobytes())
+        tile = Image.frombytes("P", mask.size, mask.tobytes().translate(table))
         tile.putpalette(_PALETTE_BYTES)
         finished(tile)
     else:  # an ink without its ramp (a fifth clan's colour): the nearest entries
