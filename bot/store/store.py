@@ -166,11 +166,6 @@ class _ReadCache(Generic[K, V]):
         self._values.pop(key, None)
 
 
-def _ids(match_id: int, rows: list[Any]) -> tuple[int, ...]:
-    """``(match_id,)`` when a write adds ``rows`` (notices, posts), else nothing to count."""
-    return (match_id,) if rows else ()
-
-
 @dataclass(frozen=True)
 class _Logged:
     """One of today's choices replayed from an older log, with what its row keeps."""
@@ -280,9 +275,6 @@ class Store:
         """The messages playing each role of a match (read on every delivery)."""
         self._prefs: _ReadCache[int, UserPrefs] = _ReadCache(alone)
         """Users' preferences (read for every DM)."""
-        self._no_outbox: _ReadCache[int, bool] = _ReadCache(alone)
-        """Matches whose last outbox read found nothing to deliver (every flush ends with
-        one): answered without a read until a commit adds a post."""
         self._ckpt_task: asyncio.Task[None] | None = None
         if isinstance(backend, SqliteBackend) and backend.target != ":memory:":
             self._ckpt_task = asyncio.create_task(
@@ -486,19 +478,6 @@ class Store:
         if len(match.choices) != match.version:
             raise ValueError("match.choices must hold every applied choice")
         now = self._clock()
-        with self._no_outbox.writing(*_ids(match_id, entries)):
-            await self._start_match(match_id, match, entries, public_state, timers, snapshot, now)
-
-    async def _start_match(
-        self,
-        match_id: int,
-        match: Match,
-        entries: list[OutboxEntry],
-        public_state: dict[str, Any] | None,
-        timers: list[tuple[str, int, float, float]],
-        snapshot: str,
-        now: float,
-    ) -> None:
         async with self._write() as db:
             row = await self._expect_status(db, match_id, ("lobby",))
             if row["game"] != match.game_id:
@@ -605,10 +584,7 @@ class Store:
         stmts += self._public_stmts(match_id, match.version, entries, public_state, timers, now)
         hook = self._between_statements
         try:
-            with (
-                self._no_notices.writing(*_ids(match_id, pending_notices)),
-                self._no_outbox.writing(*_ids(match_id, entries)),
-            ):
+            with self._no_notices.writing(*([match_id] if pending_notices else [])):
                 if hook is None:
                     await self._backend.batch(stmts)  # one transaction, one hop
                     return
@@ -726,24 +702,18 @@ class Store:
             *self._public_stmts(match_id, None, rows, public_state, timers, self._clock()),
         ]
         try:
-            with self._no_outbox.writing(*_ids(match_id, rows)):
-                await self._backend.batch(stmts)  # one transaction, one hop
+            await self._backend.batch(stmts)  # one transaction, one hop
         except BatchRefused:
             raise KeyError(f"no match {match_id}") from None
 
     async def outbox(self, match_id: int, limit: int = 100) -> list[OutboxItem]:
         """Undelivered posts and edits of a match, in the order they must reach Discord."""
-        if self._no_outbox.get(match_id):
-            return []  # a read found none, and no post was added since
-        stamp = self._no_outbox.stamp(match_id)
         async with self._read() as db:
             rows = await db.fetchall(
                 "SELECT id, match_id, version, kind, role, channel_id, payload, message_id, "
                 "attempts FROM outbox WHERE match_id = ? AND delivered = 0 ORDER BY id LIMIT ?",
                 (match_id, limit),
             )
-        if not rows:
-            self._no_outbox.keep(match_id, stamp, True)
         return [
             OutboxItem(
                 id=r["id"],
@@ -1077,17 +1047,6 @@ class Store:
         now = self._clock()
         terminal = status in TERMINAL_STATUSES
         entries = list(outbox)
-        with self._no_outbox.writing(*_ids(match_id, entries)):
-            await self._set_status(match_id, status, terminal, entries, now)
-
-    async def _set_status(
-        self,
-        match_id: int,
-        status: str,
-        terminal: bool,
-        entries: list[OutboxEntry],
-        now: float,
-    ) -> None:
         async with self._write() as db:
             row = await self._expect_status(db, match_id, STATUSES)
             current = row["status"]
@@ -1412,7 +1371,6 @@ class Store:
         for mid in ids:
             self._no_notices.drop(mid)
             self._roles.drop(mid)
-            self._no_outbox.drop(mid)
         _log.info("pruned %s finished matches", len(ids))
         return ids
 

@@ -100,26 +100,3 @@ async def test_a_read_overlapping_a_write_is_not_kept(store: Store) -> None:
     store._roles.keep(match_id, stale, {})  # what that older read would keep: refused
     assert await store.messages(match_id) == {"round": (10, 1)}
     assert reads.count == 1
-
-
-async def test_an_empty_outbox_is_read_once_until_a_post_is_added(store: Store) -> None:
-    """Every flush ends with a read finding nothing: the next is answered from memory
-    until a commit, ``add_public`` or a status change adds a post."""
-    match_id, match = await new_live(store)
-    reads = Reads(store)
-    assert await store.outbox(match_id) == []
-    assert await store.outbox(match_id) == []
-    assert reads.count == reads.expect(1, 2)
-    post = OutboxEntry(kind="post", channel_id=10, payload={"n": 1})
-    await store.add_public(match_id, [post])
-    (item,) = await store.outbox(match_id)
-    await store.outbox_delivered(item, 5)
-    assert await store.outbox(match_id) == []
-    choice, _ = ai_step(match)
-    await store.commit_decision(match_id, choice, match, outbox=[post])
-    assert len(await store.outbox(match_id)) == 1
-    (item,) = await store.outbox(match_id)
-    await store.outbox_delivered(item, 6)
-    assert await store.outbox(match_id) == []
-    await store.set_status(match_id, "abandoned", outbox=[post])
-    assert len(await store.outbox(match_id)) == 1
