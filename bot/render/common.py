@@ -287,7 +287,7 @@ def png_bytes(img: Image.Image) -> bytes:
 
     The boards are flat colours and anti-aliased text on them: the palette shows no
     visible change (mean error under 0.6 of 255 on every game's images, compared by eye
-    at 3x zoom) and takes a fifth of level-6 RGB's time and half its bytes (issue 16
+    at 3x zoom) and takes a sixth of level-6 RGB's time and half its bytes (issue 16
     item 3). An image of another mode (grey, already a palette) is left to Pillow."""
     if img.mode == "RGBA":
         img = img.convert("RGB")
