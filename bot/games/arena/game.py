@@ -690,8 +690,18 @@ class ArenaGame(Game[ArenaState, ArenaView]):
 
     def _maybe_finish_fight(self, state: ArenaState, turn: Turn, f: Fighter, ctx: Ctx) -> None:
         """End the turn once nothing is left to choose (move done and no attack left)."""
-        if not self._fight_options(state, turn, f):
+        if not self._has_fight_option(state, turn, f):
             self._finish_fight(state, turn, ctx)
+
+    def _has_fight_option(self, state: ArenaState, turn: Turn, f: Fighter) -> bool:
+        """Whether :meth:`_fight_options` offers anything, without building the options
+        (every path of the move was enumerated twice per step): its parts, cheapest first.
+        A step is offered for every legal direction (the compass has all six)."""
+        if not turn.attacked and attack_targets(state, f.seat):
+            return True
+        if legal_steps(state, turn) or destinations(state, turn):
+            return True
+        return self._may_end(state, turn, f)
 
     def _finish_fight(self, state: ArenaState, turn: Turn, ctx: Ctx) -> None:
         finish_turn(state, "fight", turn.attack, ctx)

@@ -83,4 +83,14 @@ def test_every_offered_option_applies_from_random_states(state: ArenaState, seed
         results = [_apply(state, d, o.id, f"{seed}:{step}") for o in d.options]
         for r in results:
             _check(r)
+            _fight_options_agree(r)
         state = rnd.choice(results)
+
+
+def _fight_options_agree(state: ArenaState) -> None:
+    """The quick "anything left to choose?" of a fight is the full list being non-empty."""
+    turn = state.turn
+    if turn is None or state.finished:
+        return
+    f = state.fighters[turn.seat]
+    assert GAME._has_fight_option(state, turn, f) == bool(GAME._fight_options(state, turn, f))
