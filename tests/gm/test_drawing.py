@@ -17,6 +17,7 @@ from bot.engine.match import reply_choice
 from bot.engine.registry import all_games
 from bot.gm import drawing
 from bot.render.cache import IMAGES
+from bot.render.common import clear_drawing_caches
 
 
 @pytest.fixture(scope="module")
@@ -40,7 +41,8 @@ def played(game: str, seed: str, steps: int) -> Match:
     return m
 
 
-GAMES = [i.id for i in all_games()]
+GAMES = [i.id for i in all_games() if not i.id.startswith("test-")]
+"""The bot's games (other tests register test games in this process only)."""
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -79,10 +81,15 @@ async def test_without_the_pool_threads_draw(monkeypatch: pytest.MonkeyPatch) ->
 async def test_drawing_leaves_this_process_free(pool: None) -> None:
     """The bot's process only computes views and keys: its CPU time (immune to the
     machine's load, unlike a lag measure) is a small part of drawing in threads."""
-    matches = [played("madsteam", f"draw-cpu-{i}", 10 + i) for i in range(4)]
+    matches = [
+        played(game, f"draw-cpu-{game}-{i}", 10 + i)
+        for game in ("madsteam", "ultimate-warriorz", "mad-arena")
+        for i in range(3)
+    ]
 
     async def draw_all() -> float:
         IMAGES.clear()
+        clear_drawing_caches()  # a thread would draw what this process never drew
         start = time.process_time()
         images = await asyncio.gather(
             *(drawing.render(m, None, lang) for m in matches for lang in ("en", "fr"))
@@ -97,7 +104,7 @@ async def test_drawing_leaves_this_process_free(pool: None) -> None:
         in_threads = await draw_all()
     finally:
         drawing._pool = pool_was
-    assert in_workers < 0.25 * in_threads, (in_workers, in_threads)
+    assert in_workers < 0.5 * in_threads, (in_workers, in_threads)
 
 
 async def test_a_dead_worker_falls_back_to_threads_then_a_new_pool() -> None:
