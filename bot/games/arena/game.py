@@ -7,6 +7,8 @@ fight, one decision per hex step or attack until the move is complete.
 from __future__ import annotations
 
 import random
+import threading
+from collections import OrderedDict
 from typing import Any
 
 from bot.engine.copying import copy_state
@@ -185,6 +187,13 @@ def _stats_text(move: int, atk: int, dfn: int) -> Text:
     )
 
 
+PENDING_KEPT = 64
+"""States whose decisions :meth:`ArenaGame.pending` keeps (a bound shared by all matches)."""
+_PENDING: OrderedDict[str, tuple[Decision, ...]] = OrderedDict()
+_PENDING_LOCK = threading.Lock()
+"""The AI weighs states in worker threads too."""
+
+
 class ArenaGame(Game[ArenaState, ArenaView]):
     info = GameInfo(
         id="arena",
@@ -260,6 +269,23 @@ class ArenaGame(Game[ArenaState, ArenaView]):
 
     # --- decisions -----------------------------------------------------------------
     def pending(self, state: ArenaState) -> list[Decision]:
+        """The decisions of ``state``, a pure function of it: those of the last few states
+        (by their JSON) are kept, for the engine asks once per move and :meth:`apply`'s own
+        check asks again for the same state (each time every path of the move)."""
+        key = state.model_dump_json()
+        with _PENDING_LOCK:
+            hit = _PENDING.get(key)
+            if hit is not None:
+                _PENDING.move_to_end(key)
+                return list(hit)
+        out = self._pending(state)
+        with _PENDING_LOCK:
+            _PENDING[key] = tuple(out)
+            while len(_PENDING) > PENDING_KEPT:
+                _PENDING.popitem(last=False)
+        return out
+
+    def _pending(self, state: ArenaState) -> list[Decision]:
         if state.finished or state.turn is None:
             return []
         turn = state.turn
