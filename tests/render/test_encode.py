@@ -122,6 +122,24 @@ def test_small_and_other_modes_round_trip() -> None:
     assert back.mode == "L" and back.tobytes() == grey.tobytes()
 
 
+def test_a_palette_image_is_written_on_its_own_palette() -> None:
+    """An image drawn on a fixed palette (Madsteam's) keeps its indices and colours through
+    the same writer as the boards; one with transparency is left to Pillow."""
+    img, draw = canvas(300, 80)
+    draw.rectangle((10, 10, 140, 70), fill=COLOURS["green"])
+    draw.text((150, 20), "Abri", font=font(28), fill=INK)
+    fixed = img.quantize(32, method=Image.Quantize.FASTOCTREE)
+    data = png_bytes(fixed)
+    assert data == common.palette_png(fixed)
+    back = Image.open(io.BytesIO(data))
+    assert back.mode == "P" and back.tobytes() == fixed.tobytes()
+    assert back.convert("RGB").tobytes() == fixed.convert("RGB").tobytes()
+    clear = fixed.copy()
+    clear.info["transparency"] = 0
+    back = Image.open(io.BytesIO(png_bytes(clear)))
+    assert back.info.get("transparency") == 0 and back.tobytes() == clear.tobytes()
+
+
 def test_the_same_image_gives_the_same_bytes_in_any_thread() -> None:
     img = board()
     first = png_bytes(img)
