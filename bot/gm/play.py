@@ -35,6 +35,10 @@ BOARD_CACHE = 32
 """Seat images kept in memory, by (match, seat, language, version): the prompts of one
 reply, or a second "Make your choice" before anything moved, reuse one drawing."""
 
+FORGET_EVERY = 60.0
+"""Seconds between two sweeps of the prompts past their edit window (a match's own are
+also dropped whenever it moves)."""
+
 ImageKey = tuple[int, int, str, int, str | None]
 """(match, seat, language, version, the prompted decision's key: its marks)."""
 
@@ -47,6 +51,8 @@ class PlayMixin(ApplyMixin):
         self._seat_images: OrderedDict[ImageKey, bytes] = OrderedDict()
         self._open_prompts: dict[int, dict[int, OpenPrompt]] = {}
         """Private prompts players still have on screen, by match then message id."""
+        self._forgotten_at = float("-inf")
+        """When prompts past their edit window were last dropped."""
 
     # --- the seat's own board (issue 11 item 4, issue 13 item 5) --------------------------
     async def _seat_image(
@@ -541,7 +547,11 @@ class PlayMixin(ApplyMixin):
 
     def _forget_old_prompts(self, now: float) -> None:
         """Prompts no longer editable are forgotten (also those of a match that ended
-        without a commit, such as an abandoned one)."""
+        without a commit, such as an abandoned one); every prompt is looked at once a
+        :data:`FORGET_EVERY` at most, not on every prompt shown (a busy bot holds many)."""
+        if now - self._forgotten_at < FORGET_EVERY:
+            return
+        self._forgotten_at = now
         for mid, prompts in list(self._open_prompts.items()):
             for message_id, p in list(prompts.items()):
                 if now - p.shown_at > EDIT_WINDOW:

@@ -5,6 +5,10 @@ another copy); past the token's life the stale click is answered instead."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+from bot.gm.play import FORGET_EVERY
+from bot.gm.retired import EDIT_WINDOW
 from bot.i18n import t
 from tests.cogs.driver import Driver
 from tests.cogs.test_flow import lobby_with, open_prompt
@@ -71,3 +75,23 @@ async def test_an_expired_token_leaves_the_stale_click_answer(driver: Driver) ->
     fi = await d.press(ann, d.fake.message(prompt.id), "3")
     assert t("en", "err.stale") in d.reply_text(fi)
     assert (await d.live(1)).match.version == 2, "the stale click chose nothing"
+
+
+async def test_prompts_past_their_edit_window_are_swept_once_a_minute(driver: Driver) -> None:
+    """Prompts of a match that never moves again are forgotten once no longer editable;
+    the sweep over every open prompt runs at most once per ``FORGET_EVERY``."""
+    d = driver
+    ann, bob = d.users[:2]
+    await lobby_with(d, [ann, bob])
+    await d.press(ann, d.round_message(), "Make your choice")
+    assert d.bot is not None
+    gm = d.bot.gm
+    (shown,) = gm._open_prompts[1].values()
+    late = shown.shown_at + EDIT_WINDOW + 1
+    gm._forget_old_prompts(late)
+    assert 1 not in gm._open_prompts
+    gm._open_prompts[1] = {99: replace(shown, shown_at=late - EDIT_WINDOW - 1)}
+    gm._forget_old_prompts(late + FORGET_EVERY / 2)  # swept a moment ago: not again
+    assert 99 in gm._open_prompts[1]
+    gm._forget_old_prompts(late + FORGET_EVERY)
+    assert 1 not in gm._open_prompts
