@@ -51,7 +51,7 @@ async def test_posts_without_a_decision_take_the_stored_version_in_one_transacti
     writes = store.backend.writes
     await store.add_public(
         mid,
-        [entry("lobby", role="lobby"), entry("näme ✓ \"quoted\"\n")],
+        [entry("lobby", role="lobby"), entry('näme ✓ "quoted"\n')],
         public_state={"batch": ["x"]},
         deadlines=[("k", 1, 60.0, 30.0)],
     )
@@ -61,7 +61,7 @@ async def test_posts_without_a_decision_take_the_stored_version_in_one_transacti
         (1, "post", "lobby", 10),
         (1, "post", None, 10),
     ]
-    assert items[1].payload == {"text": "näme ✓ \"quoted\"\n"}
+    assert items[1].payload == {"text": 'näme ✓ "quoted"\n'}
     assert await store.public_state(mid) == {"batch": ["x"]}
     assert [(d.key, d.seat) for d in await store.deadlines(mid)] == [("k", 1)]
     with pytest.raises(KeyError):
