@@ -16,7 +16,7 @@ import pytest
 from bot.engine import Decision, Option, Text
 from bot.gm import Actor, ids
 from bot.gm.ids import key_tag
-from bot.gm.prompts import decision_msg, decision_views
+from bot.gm.prompts import decision_msg, decision_views, offered
 from bot.i18n import t
 from tests.cogs.driver import Driver
 from tests.cogs.test_flow import lobby_with, open_prompt
@@ -391,6 +391,44 @@ def test_a_select_offers_exactly_its_own_values() -> None:
     assert any(v.offers(ids.Back(1, 4, tag).encode(), None) for v in views)
     assert not any(v.offers(ids.Group(1, 4, tag, 3).encode(), None) for v in views)
     assert not any(v.offers(ids.Pick(1, 5, tag, 0).encode(), None) for v in views)
+
+
+@pytest.mark.parametrize(
+    ("n", "groups"), [(8, 0), (8, 3), (30, 3), (60, 0), (130, 0), (130, 4), (45, 45)]
+)
+def test_the_lazy_search_accepts_exactly_what_the_views_offer(n: int, groups: int) -> None:
+    """``offered`` (the click check, drawing views lazily, likeliest first) says yes
+    exactly when one of ``decision_views`` offers the component and value: every drawn
+    one, with each of its values, and forged ones (other indexes, pages, versions)."""
+    d = _wide(n, groups)
+    langs = ("fr", "en")
+    views = decision_views(1, 4, d, langs, None)
+    tag = key_tag(d.key)
+    asked: list[tuple[str, list[str] | None]] = []
+    for v in views:
+        for row in v.rows:
+            if isinstance(row, list):
+                asked += [(b.custom_id, None) for b in row]
+            else:
+                values = [o.value for o in row.options]
+                asked += [(row.custom_id, [x]) for x in [*values, "o999", "g9"]]
+                asked.append((row.custom_id, None))
+    for k in range(-1, n + 3):
+        for c in (ids.Pick(1, 4, tag, max(k, 0)), ids.Group(1, 4, tag, max(k, 0))):
+            asked.append((c.encode(), None))
+        asked.append((ids.Page(1, 4, tag, max(k, 0) % 5).encode(), None))
+        asked.append((ids.Pick(1, 5, tag, max(k, 0)).encode(), None))
+        for page in range(3):
+            asked.append((ids.Menu(1, 4, tag, page, k % 4).encode(), [f"o{max(k, 0)}"]))
+    assert len(asked) > n
+    for custom_id, values in asked:
+        c = ids.parse(custom_id)
+        option = c.n if isinstance(c, ids.Pick) else None
+        page = c.page if isinstance(c, ids.Menu) else None
+        expected = any(v.offers(custom_id, values) for v in views)
+        got = offered(1, 4, d, langs, None, custom_id, values, option=option, page=page)
+        assert got == expected, (custom_id, values)
+        assert offered(1, 4, d, langs[::-1], None, custom_id, values) == expected
 
 
 async def test_game_master_refuses_ids_it_never_wrote(driver: Driver) -> None:
