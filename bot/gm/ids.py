@@ -330,7 +330,7 @@ _KINDS.update({DraftAmount.ACTION: DraftAmount, DraftMenu.ACTION: DraftMenu})
 DRAFT_ACTIONS = ("dopt", "damt", "dback", "dok", "dsel")
 
 
-CACHED = 4096
+CACHED = 2048
 """Ids encoded and parsed kept in memory: a prompt draws the same buttons in each
 language and view, and a click reads back an id just drawn (values are frozen)."""
 
