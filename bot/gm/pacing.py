@@ -12,9 +12,10 @@ The rules, per channel (a thread is a channel of its own):
 - **a sliding window**: at most ``calls`` calls in any ``window`` seconds (a token
   bucket would let a burst plus its refill through, which Discord's fixed 5-second
   buckets refuse);
-- **edits spaced, posts first**: an edit leaves ``post_reserve`` of those calls to posts
-  (a new table, a ping, the results), and comes at least ``edit_gap`` seconds after the
-  channel's previous edit, so a busy table is redrawn steadily, about once per
+- **edits spread, posts first**: an edit leaves ``post_reserve`` of those calls to posts
+  (a new table, a ping, the results); ``edit_burst`` edits may follow each other at once
+  (a move shown, then the AI's reply), past that at most ``edit_burst`` in any
+  ``edit_burst * edit_gap`` seconds, so a busy table is redrawn steadily, about once per
   ``edit_gap``, rather than in one burst and then not for seconds;
 - **an idle channel speaks at once**: the window and the gap only hold back calls that
   follow recent ones, so a calm table's result is never delayed;
@@ -57,6 +58,10 @@ class PaceLimits:
     window: float = 5.0
     post_reserve: int = 1
     """Calls of a window an edit never takes: a post is not held behind table edits."""
+    edit_burst: int = 2
+    """Edits that may follow each other at once (a move shown, then the AI's reply a
+    moment later); past that, edits are spread over the window (``edit_gap`` apart on
+    average): at most ``edit_burst`` in any ``edit_burst * edit_gap`` seconds."""
     global_calls: int = 40
     """Channel calls allowed in any ``global_window`` seconds in all (Discord: about 50 per
     second, of which DMs and thread creation take the rest)."""
@@ -67,11 +72,18 @@ class PaceLimits:
             raise ValueError("pacing needs at least one call per positive window")
         if not 0 <= self.post_reserve < self.calls:
             raise ValueError("post_reserve must leave edits at least one call per window")
+        if self.edit_burst < 1:
+            raise ValueError("edit_burst must let at least one edit through")
 
     @property
     def edit_calls(self) -> int:
         """Calls of a window edits may take."""
         return self.calls - self.post_reserve
+
+    @property
+    def burst(self) -> int:
+        """Edits that may follow each other at once (never more than a window's edits)."""
+        return min(self.edit_burst, self.edit_calls)
 
     @property
     def edit_gap(self) -> float:
@@ -127,7 +139,8 @@ class PaceStats:
 class _Channel:
     recent: deque[float] = field(default_factory=deque)
     """Times of the calls of the last window, oldest first."""
-    last_edit: float = float("-inf")
+    edits: deque[float] = field(default_factory=deque)
+    """Times of the channel's edits of the last ``edit_burst * edit_gap`` seconds."""
     quiet_until: float = float("-inf")
     """No call before this (Discord refused one)."""
 
@@ -164,7 +177,9 @@ class Pacer:
             room = lim.calls if kind == "post" else lim.edit_calls
             due = max(due, _free_at(ch.recent, room, cost, lim.window))
             if kind == "edit":
-                due = max(due, ch.last_edit + lim.edit_gap)
+                span = lim.burst * lim.edit_gap
+                self._expire(ch.edits, now, span)
+                due = max(due, _free_at(ch.edits, lim.burst, cost, span))
         self._expire(self._global, now, lim.global_window)
         due = max(due, _free_at(self._global, lim.global_calls, cost, lim.global_window))
         return max(0.0, due - now)
@@ -178,7 +193,7 @@ class Pacer:
         ch.recent.extend([now] * cost)
         self._global.extend([now] * cost)
         if kind == "edit":
-            ch.last_edit = now
+            ch.edits.extend([now] * cost)
         self.stats.calls += cost
         self._since_prune += cost
         if self._since_prune >= PRUNE_EVERY:
@@ -228,7 +243,7 @@ class Pacer:
             for cid, ch in self._channels.items()
             if (not ch.recent or ch.recent[-1] <= now - window)
             and ch.quiet_until <= now
-            and ch.last_edit <= now - self.limits.edit_gap
+            and (not ch.edits or ch.edits[-1] <= now - self.limits.burst * self.limits.edit_gap)
         ]
         for cid in idle:
             del self._channels[cid]

@@ -43,9 +43,26 @@ def test_an_idle_channel_speaks_at_once() -> None:
     assert pacer.wait(CHANNEL, "edit") == 0
 
 
-def test_edits_are_spread_and_leave_a_window_room_for_posts() -> None:
+def test_two_edits_go_at_once_then_they_are_spread() -> None:
+    """A move shown, then the AI's reply a moment later: both at once; a third edit
+    waits until two edits fit in ``burst * edit_gap`` seconds again."""
     clock = ManualClock()
     lim = PaceLimits()
+    pacer = Pacer(clock, lim)
+    assert lim.burst == 2
+    pacer.spend(CHANNEL, "edit")
+    clock.advance(0.1)
+    assert pacer.wait(CHANNEL, "edit") == 0
+    pacer.spend(CHANNEL, "edit")
+    assert pacer.wait(CHANNEL, "edit") == pytest.approx(2 * lim.edit_gap - 0.1)
+    clock.advance(2 * lim.edit_gap - 0.1)
+    assert pacer.wait(CHANNEL, "edit") == 0
+    assert PaceLimits(calls=2, post_reserve=1).burst == 1  # never more than a window's edits
+
+
+def test_edits_are_spread_and_leave_a_window_room_for_posts() -> None:
+    clock = ManualClock()
+    lim = PaceLimits(edit_burst=1)
     pacer = Pacer(clock, lim)
     assert lim.edit_gap == pytest.approx(1.25)
     pacer.spend(CHANNEL, "edit")
@@ -90,8 +107,8 @@ def test_the_global_limit_holds_every_channel() -> None:
 def test_no_window_ever_holds_more_calls_than_allowed(seed: int) -> None:
     """A greedy sender (every call as soon as the pacer allows it), random arrivals over
     a few channels: in every window of every channel at most ``calls`` calls, at most
-    ``calls - post_reserve`` of them edits, edits at least ``edit_gap`` apart; in every
-    global window at most ``global_calls``."""
+    ``calls - post_reserve`` of them edits, at most ``burst`` edits in any ``burst *
+    edit_gap`` seconds; in every global window at most ``global_calls``."""
     rnd = random.Random(seed)
     clock = ManualClock(0.0)
     lim = PaceLimits(global_calls=8)
@@ -123,8 +140,9 @@ def test_no_window_ever_holds_more_calls_than_allowed(seed: int) -> None:
     for t, ch, kind in made:
         if kind == "edit":
             edits.setdefault(ch, []).append(t)
+    span = lim.burst * lim.edit_gap
     for times in edits.values():
-        assert all(b - a >= lim.edit_gap - EPS for a, b in zip(times, times[1:], strict=False))
+        assert all(b - a >= span - EPS for a, b in zip(times, times[lim.burst :], strict=False))
 
 
 def test_waits_and_merges_are_measured() -> None:
@@ -278,7 +296,7 @@ async def rig(tmp_path: Path) -> AsyncIterator[tuple[GameMaster, Channel, Manual
     channel = Channel(clock)
     gm = GameMaster(store, channel, clock)
     assert gm.pacer is None  # a manual clock: no pacing unless asked
-    gm.pacer = Pacer(clock)
+    gm.pacer = Pacer(clock, PaceLimits(edit_burst=1))
     gm.pace_sleep = _never  # the test's clock moves by hand: its flushes stand for the wake
     mid = await store.create_lobby(
         guild_id=1,
@@ -450,7 +468,7 @@ async def test_rows_held_when_the_bot_stops_are_delivered_after_a_restart(
     gm.stop_pacing()  # the process dies
     clock.advance(60)
     again = GameMaster(gm.store, channel, clock)
-    again.pacer = Pacer(clock)
+    again.pacer = Pacer(clock, PaceLimits(edit_burst=1))
     await again.recover()
     assert channel.posts() == ["l5"]
     assert [c.content for c in channel.calls] == ["lobby", "l1", "l5"]
