@@ -183,6 +183,7 @@ class ClickTasks:
 
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
         self.by_click: dict[int, list[asyncio.Task[Any]]] = defaultdict(list)
+        self._made = 0
         previous = loop.get_task_factory()
 
         def factory(loop: asyncio.AbstractEventLoop, coro: Any, **kw: Any) -> asyncio.Task[Any]:
@@ -194,6 +195,9 @@ class ClickTasks:
             cid = CURRENT_INTERACTION.get()
             if cid is not None:
                 self.by_click[cid].append(task)
+                self._made += 1
+                if self._made % 1000 == 0:
+                    self._sweep()
                 context = kw.get("context")
                 if context is not None:
                     # A task started in a fresh context (a paced flush armed by this click)
@@ -202,6 +206,13 @@ class ClickTasks:
             return task
 
         loop.set_task_factory(factory)
+
+    def _sweep(self) -> None:
+        """Forget clicks whose tasks are all done (a task a click started after its wait
+        ended, a paced flush say, would keep its finished coroutine alive forever: a leak
+        of the bench that full collections would scan)."""
+        for cid in [c for c, tasks in self.by_click.items() if all(t.done() for t in tasks)]:
+            del self.by_click[cid]
 
     async def wait(self, cid: int, timeout: float = CLICK_TIMEOUT) -> bool:
         """Until every task of click ``cid`` is done; False on timeout."""
