@@ -59,7 +59,15 @@ class _TaskTracker:
         else:
             task = asyncio.Task(coro, loop=loop, **kwargs)
         self.tasks.append(task)
+        if len(self.tasks) % 1024 == 0:
+            self.tasks = [t for t in self.tasks if not _finished_quietly(t)]
         return task
+
+
+def _finished_quietly(task: asyncio.Task[Any]) -> bool:
+    """Done with nothing for :func:`settle` to report (no exception left unretrieved): a
+    long run (the load bench) forgets it rather than keep every finished coroutine."""
+    return task.done() and (task.cancelled() or not getattr(task, "_log_traceback", False))
 
 
 class _ErrorLog(logging.Handler):
