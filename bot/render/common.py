@@ -294,7 +294,8 @@ def png_bytes(img: Image.Image) -> bytes:
         img = img.convert("RGB")
     if img.mode == "RGB":
         return palette_png(palette_of(img))
-    if img.mode == "P" and "transparency" not in img.info and img.palette.mode == "RGB":
+    palette = img.palette if img.mode == "P" else None
+    if palette is not None and palette.mode == "RGB" and "transparency" not in img.info:
         return palette_png(img)
     buf = io.BytesIO()
     img.save(buf, format="PNG", optimize=False, compress_level=COMPRESS_LEVEL)
