@@ -33,6 +33,7 @@ from pydantic import BaseModel
 from bot.engine import Decision, Match
 from bot.engine.registry import get_game
 from bot.gm.base import run_cpu
+from bot.gm.workers import lower_priority
 from bot.render.cache import IMAGES, image_key
 
 log = logging.getLogger(__name__)
@@ -75,7 +76,9 @@ def start() -> bool:
     if _pool is not None:
         return True
     try:
-        pool = ProcessPoolExecutor(max_workers=WORKERS, mp_context=_context())
+        pool = ProcessPoolExecutor(
+            max_workers=WORKERS, mp_context=_context(), initializer=lower_priority
+        )
         for started in [pool.submit(os.getpid) for _ in range(WORKERS)]:
             started.result()
     except (OSError, ImportError, NotImplementedError, BrokenProcessPool) as exc:

@@ -37,6 +37,7 @@ from bot.engine.match import reply_choice
 from bot.engine.registry import get_game
 from bot.engine.vocabulary import LevelInfo
 from bot.gm.base import run_cpu
+from bot.gm.workers import lower_priority
 
 log = logging.getLogger(__name__)
 
@@ -95,7 +96,7 @@ def pool() -> ProcessPoolExecutor | None:
             ctx.set_forkserver_preload(["bot.gm.thinking"])
         except ValueError:
             ctx = multiprocessing.get_context("spawn")
-        _pool = ProcessPoolExecutor(max_workers=WORKERS, mp_context=ctx)
+        _pool = ProcessPoolExecutor(max_workers=WORKERS, mp_context=ctx, initializer=lower_priority)
     except (OSError, ImportError, NotImplementedError) as exc:
         log.warning("No process pool for the AI (%s); it thinks in threads", exc)
         _pool_failed = True

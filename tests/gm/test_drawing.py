@@ -16,6 +16,7 @@ from bot.engine import Match, SeatSpec
 from bot.engine.match import reply_choice
 from bot.engine.registry import all_games
 from bot.gm import drawing
+from bot.gm.workers import NICENESS
 from bot.render.cache import IMAGES
 from bot.render.common import clear_drawing_caches
 
@@ -125,5 +126,16 @@ async def test_a_dead_worker_falls_back_to_threads_then_a_new_pool() -> None:
         assert drawing.started() and drawing._pool is not pool
         IMAGES.clear()
         assert await drawing.render(m, None, "fr") == m.render(None, "fr")
+    finally:
+        drawing.shutdown()
+
+
+def test_the_drawing_processes_run_below_the_bot() -> None:
+    """The event loop takes a core before a drawing does (``bot.gm.workers``)."""
+    assert drawing.start()
+    try:
+        assert drawing._pool is not None
+        theirs = drawing._pool.submit(os.nice, 0).result()
+        assert theirs == min(19, os.nice(0) + NICENESS)
     finally:
         drawing.shutdown()

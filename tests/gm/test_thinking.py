@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 import time
 from collections.abc import Iterator
@@ -15,6 +16,7 @@ from bot.engine.match import reply_choice
 from bot.engine.text import Text
 from bot.engine.vocabulary import LevelInfo
 from bot.gm import thinking
+from bot.gm.workers import NICENESS
 
 LEVELS = [
     LevelInfo(id="hard", names=Text(fr="D", en="H"), process=True),
@@ -94,3 +96,11 @@ async def test_the_loop_stays_free_while_hard_thinks() -> None:
     lag = await loop_lag_while(task)
     assert task.result() is not None
     assert lag < 0.25
+
+
+def test_the_ai_processes_run_below_the_bot() -> None:
+    """The event loop takes a core before a search does (``bot.gm.workers``)."""
+    executor = thinking.pool()
+    assert executor is not None, "a process pool starts here"
+    theirs = executor.submit(os.nice, 0).result()
+    assert theirs == min(19, os.nice(0) + NICENESS)
