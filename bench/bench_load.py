@@ -716,6 +716,7 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
         "quick_ai": args.quick_ai,
     }
     fresh_seed = bot.gm.lobby.new_seed
+    thresholds = gc.get_threshold()
     deployed = ArenaBot.long_lived
     ArenaBot.long_lived = args.long_lived  # as deployed (ShardedArenaBot) unless --cold
     seeds = iter(range(10**9))
@@ -763,6 +764,7 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
             bot.gm.lobby.new_seed = fresh_seed
             ArenaBot.long_lived = deployed
             gc.unfreeze()
+            gc.set_threshold(*thresholds)
     return fig
 
 
