@@ -18,9 +18,11 @@ from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from bot.engine.copying import intern_strings, share_fields_sets
 from bot.engine.errors import IllegalDecision
 from bot.engine.text import Text
 
+S = TypeVar("S", bound=BaseModel)
 M = TypeVar("M", bound=BaseModel)
 
 DATA_MAX = 64 * 1024
@@ -178,6 +180,24 @@ class DataFile(Generic[M]):
 
                 self._in_use[key] = (dump, weakref.ref(model, forget))
         return self._kept(found)
+
+    def dump_state(self, state: BaseModel, field: str) -> dict[str, Any]:
+        """``state``'s JSON, its ``field`` (this file's shared model) being the dump kept
+        with that model (dumping the data again cost most of a state's dump): the same
+        JSON and key order as ``model_dump``; the kept part is not to be changed."""
+        out = state.model_dump(mode="json", exclude={field})
+        shared = self.dump_of(getattr(state, field))
+        return {k: shared if k == field else out[k] for k in type(state).model_fields}
+
+    def load_state(self, model: type[S], data: dict[str, Any], field: str) -> S:
+        """The state of ``data``: its strings and its models' sets of given fields shared
+        with every other live match (issue 16 item 5), its ``field`` shared by content
+        when the state is validated (the field's validator calls :meth:`shared`)."""
+        state = model.model_validate(
+            {k: v if k == field else intern_strings(v) for k, v in data.items()}
+        )
+        share_fields_sets(state)
+        return state
 
     def dump_of(self, model: M) -> Any:
         """``model.model_dump(mode="json")``, the one kept for a shared model (a state's

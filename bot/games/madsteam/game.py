@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from bot.engine.copying import copy_state, intern_strings, share_fields_sets
+from bot.engine.copying import copy_state
 from bot.engine.decisions import Answer, Decision
 from bot.engine.events import AnyEvent
 from bot.engine.game import Ctx, Game, GameInfo, ModeInfo, OptionSpec, Outcome, Reply, SeatSpec
@@ -142,21 +142,12 @@ class Madsteam(Game[MSState, MSView]):
         )
 
     def dump(self, state: MSState) -> dict[str, Any]:
-        """The state's JSON; its data part is the dump kept with the shared data
-        (dumping them again cost most of a state's dump), not to be changed."""
-        out = state.model_dump(mode="json", exclude={"data"})
-        shared = DATA_FILE.dump_of(state.data)
-        return {k: shared if k == "data" else out[k] for k in MSState.model_fields}
+        """The state's JSON, its data being the dump kept with the shared model."""
+        return DATA_FILE.dump_state(state, "data")
 
     def load(self, data: dict[str, Any]) -> MSState:
-        """The state, its strings and its models' sets of given fields shared with every
-        other live match (issue 16 item 5); the data are shared by content when the
-        state is validated."""
-        state = MSState.model_validate(
-            {k: v if k == "data" else intern_strings(v) for k, v in data.items()}
-        )
-        share_fields_sets(state)
-        return state
+        """The state, shared with every other live match where it can be (issue 16)."""
+        return DATA_FILE.load_state(MSState, data, "data")
 
     def copy(self, state: MSState) -> MSState:
         """A copy of what an apply may change; the frozen data, texts and strings

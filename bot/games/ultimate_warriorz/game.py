@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from bot.engine.copying import copy_state, intern_strings, share_fields_sets
+from bot.engine.copying import copy_state
 from bot.engine.decisions import Answer, Decision
 from bot.engine.events import AnyEvent
 from bot.engine.game import Ctx, Game, GameInfo, ModeInfo, OptionSpec, Outcome, Reply, SeatSpec
@@ -253,21 +253,12 @@ class UltimateWarriorz(Game[UWState, UWView]):
         )
 
     def dump(self, state: UWState) -> dict[str, Any]:
-        """The state's JSON; its cards part is the dump kept with the shared cards
-        (dumping them again cost most of a state's dump), not to be changed."""
-        out = state.model_dump(mode="json", exclude={"cards"})
-        shared = CARD_FILE.dump_of(state.cards)
-        return {k: shared if k == "cards" else out[k] for k in UWState.model_fields}
+        """The state's JSON, its cards being the dump kept with the shared model."""
+        return CARD_FILE.dump_state(state, "cards")
 
     def load(self, data: dict[str, Any]) -> UWState:
-        """The state, its strings and its models' sets of given fields shared with every
-        other live match (issue 16 item 5); the cards are shared by content when the
-        state is validated."""
-        state = UWState.model_validate(
-            {k: v if k == "cards" else intern_strings(v) for k, v in data.items()}
-        )
-        share_fields_sets(state)
-        return state
+        """The state, shared with every other live match where it can be (issue 16)."""
+        return CARD_FILE.load_state(UWState, data, "cards")
 
     def copy(self, state: UWState) -> UWState:
         """A copy of what an apply may change; the frozen cards, texts and strings
