@@ -58,6 +58,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 import bot.gm.lobby  # noqa: E402
+from bench.bench_loop import pct, store_live  # noqa: E402
 from bot.app import ArenaBot  # noqa: E402
 from bot.engine import Decision, Match, SeatSpec  # noqa: E402
 from bot.engine.randomplay import random_choice  # noqa: E402
@@ -115,14 +116,6 @@ def levels(game: str, quick_only: bool = False) -> list[str]:
     """The game's AI levels; ``quick_only``: those that do not think in a worker process
     (MAD's medium and hard search for about a second of CPU per move by design)."""
     return [lv.id for lv in get_game(game).info.ai_levels if not (quick_only and lv.process)]
-
-
-def pct(values: list[float], p: float) -> float:
-    """Nearest-rank percentile (0 for no values)."""
-    if not values:
-        return 0.0
-    ordered = sorted(values)
-    return ordered[max(0, min(len(ordered) - 1, round(p / 100 * len(ordered)) - 1))]
 
 
 # --- the event loop's lag --------------------------------------------------------------
@@ -407,21 +400,14 @@ async def fill_idle(path: Path, channels: list[Json], guild_id: int) -> dict[str
                 for k, lv in enumerate(seat_levels)
             ]
             match = Match.create(game, seats, seed=f"load-idle-{i}", mode=mode)
-            mid = await store.create_lobby(
+            mid = await store_live(
+                store,
+                match,
                 guild_id=guild_id,
                 channel_id=int(channels[i]["id"]),
                 thread_id=None,
                 host_id=uid,
-                game=game,
-                mode=mode,
-                options={},
-                locale="en",
             )
-            await store.update_lobby(mid, seats=seats)
-            # AI seats of the setup play before the human's decision is due.
-            while (ai := [d for d in match.pending() if match.seats[d.seat].ai]) and not match.over:
-                match.apply(match.ai_choice(ai[0]))
-            await store.start_match(mid, match)
             by_game[game].append(mid)
     finally:
         await store.close()

@@ -100,6 +100,9 @@ class Heartbeat:
 
 
 def pct(values: list[float], p: float) -> float:
+    """Nearest-rank percentile (0 for no values)."""
+    if not values:
+        return 0.0
     ordered = sorted(values)
     return ordered[max(0, min(len(ordered) - 1, round(p / 100 * len(ordered)) - 1))]
 
@@ -108,6 +111,34 @@ async def timed(coro: Awaitable[T]) -> tuple[T, float]:
     start = time.perf_counter()
     result = await coro
     return result, time.perf_counter() - start
+
+
+async def store_live(
+    store: Store,
+    match: Match,
+    *,
+    guild_id: int,
+    channel_id: int,
+    thread_id: int | None,
+    host_id: int,
+) -> int:
+    """``match`` stored as a live match (its lobby, seats and snapshot) after its AI seats
+    played what the setup owes them before a human's decision is due; its id."""
+    mid = await store.create_lobby(
+        guild_id=guild_id,
+        channel_id=channel_id,
+        thread_id=thread_id,
+        host_id=host_id,
+        game=match.game_id,
+        mode=match.mode,
+        options={},
+        locale="en",
+    )
+    await store.update_lobby(mid, seats=match.seats)
+    while (ai := [d for d in match.pending() if match.seats[d.seat].ai]) and not match.over:
+        match.apply(match.ai_choice(ai[0]))
+    await store.start_match(mid, match)
+    return mid
 
 
 async def fill(path: Path, game: str, count: int, now: float) -> None:
@@ -122,21 +153,14 @@ async def fill(path: Path, game: str, count: int, now: float) -> None:
                 SeatSpec(name=f"Robot {k}", ai=True) for k in range(1, players)
             ]
             match = Match.create(game, seats, seed=f"bench-{i}", mode=mode.id)
-            mid = await store.create_lobby(
+            mid = await store_live(
+                store,
+                match,
                 guild_id=GUILD,
                 channel_id=PARENT,
                 thread_id=100_000 + i,
                 host_id=i + 1,
-                game=game,
-                mode=mode.id,
-                options={},
-                locale="en",
             )
-            await store.update_lobby(mid, seats=seats)
-            # AI seats of the setup play before the human's decision is due.
-            while (ai := [d for d in match.pending() if match.seats[d.seat].ai]) and not match.over:
-                match.apply(match.ai_choice(ai[0]))
-            await store.start_match(mid, match)
             mine = [d for d in match.pending() if not match.seats[d.seat].ai]
             for d in mine[:1]:  # one deadline per match, due after the clock moves
                 await store.set_deadline(mid, d.key, d.seat, now + 60, now + 30)
