@@ -20,26 +20,22 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import multiprocessing
 import os
 import pickle
 import weakref
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from multiprocessing.context import BaseContext
 
 from pydantic import BaseModel
 
 from bot.engine import Decision, Match
 from bot.engine.registry import get_game
 from bot.gm.base import run_cpu
-from bot.gm.workers import lower_priority
+from bot.gm.workers import NO_PROCESSES, WORKERS, process_pool
 from bot.render.cache import IMAGES, image_key
 
 log = logging.getLogger(__name__)
 
-WORKERS = os.cpu_count() or 1
-"""Drawing processes: one per core."""
 IN_FLIGHT = 4 * WORKERS
 """Drawings sent to the workers at once; more wait on the loop (cheaply) rather than in
 the pool's queue, so a burst never holds hundreds of pickled views."""
@@ -59,16 +55,6 @@ def draw_in_worker(game_id: str, view: BaseModel, lang: str, decision: Decision 
     return game.render(view, lang, decision)
 
 
-def _context() -> BaseContext:
-    try:
-        ctx = multiprocessing.get_context("forkserver")
-        # Workers fork from a small server that imported only the games and Pillow.
-        ctx.set_forkserver_preload(["bot.gm.drawing"])
-        return ctx
-    except ValueError:
-        return multiprocessing.get_context("spawn")
-
-
 def start() -> bool:
     """Start the drawing processes now (blocking: call it in a thread at start-up);
     False when they cannot run here (images are then drawn in threads)."""
@@ -76,12 +62,10 @@ def start() -> bool:
     if _pool is not None:
         return True
     try:
-        pool = ProcessPoolExecutor(
-            max_workers=WORKERS, mp_context=_context(), initializer=lower_priority
-        )
+        pool = process_pool("bot.gm.drawing")
         for started in [pool.submit(os.getpid) for _ in range(WORKERS)]:
             started.result()
-    except (OSError, ImportError, NotImplementedError, BrokenProcessPool) as exc:
+    except NO_PROCESSES + (BrokenProcessPool,) as exc:
         log.warning("No drawing processes (%s); images are drawn in threads", exc)
         return False
     _pool = pool

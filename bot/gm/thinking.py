@@ -22,13 +22,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import multiprocessing
 import os
 import pickle
 import random
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from multiprocessing.context import BaseContext
 from typing import Any
 
 from bot.engine import Choice, Decision, Match
@@ -37,12 +35,10 @@ from bot.engine.match import reply_choice
 from bot.engine.registry import get_game
 from bot.engine.vocabulary import LevelInfo
 from bot.gm.base import run_cpu
-from bot.gm.workers import lower_priority
+from bot.gm.workers import NO_PROCESSES, WORKERS, process_pool
 
 log = logging.getLogger(__name__)
 
-WORKERS = os.cpu_count() or 1
-"""Worker processes: one per core (more would not think faster)."""
 
 _pool: ProcessPoolExecutor | None = None
 _pool_failed = False
@@ -87,17 +83,9 @@ def pool() -> ProcessPoolExecutor | None:
     global _pool, _pool_failed
     if _pool is not None or _pool_failed:
         return _pool
-    ctx: BaseContext
     try:
-        try:
-            ctx = multiprocessing.get_context("forkserver")
-            # Workers fork from a small server that imported only this module: fast to
-            # start, no copy of the bot's threads or sockets, never the bot's __main__.
-            ctx.set_forkserver_preload(["bot.gm.thinking"])
-        except ValueError:
-            ctx = multiprocessing.get_context("spawn")
-        _pool = ProcessPoolExecutor(max_workers=WORKERS, mp_context=ctx, initializer=lower_priority)
-    except (OSError, ImportError, NotImplementedError) as exc:
+        _pool = process_pool("bot.gm.thinking")
+    except NO_PROCESSES as exc:
         log.warning("No process pool for the AI (%s); it thinks in threads", exc)
         _pool_failed = True
     return _pool

@@ -11,8 +11,17 @@ their results come a little later under load, the acknowledgements do not.
 from __future__ import annotations
 
 import contextlib
+import multiprocessing
 import os
+from concurrent.futures import ProcessPoolExecutor
+from multiprocessing.context import BaseContext
 
+WORKERS = os.cpu_count() or 1
+"""Processes per pool: one per core (more would not finish sooner)."""
+NO_PROCESSES: tuple[type[Exception], ...] = (OSError, ImportError, NotImplementedError)
+"""What starting a process pool raises where processes cannot run (no semaphores, no
+process support: :mod:`multiprocessing` raises ``NotImplementedError`` there); the
+callers then work in threads."""
 NICENESS = 10
 """Added to a worker's niceness (0 by default on Linux; 19 is the lowest priority)."""
 
@@ -22,3 +31,17 @@ def lower_priority() -> None:
     platform has no niceness (Windows) or refuses it."""
     with contextlib.suppress(AttributeError, OSError):
         os.nice(NICENESS)
+
+
+def process_pool(preload: str) -> ProcessPoolExecutor:
+    """A pool of :data:`WORKERS` processes at a lower priority, forked from a small server
+    that imported only ``preload`` (fast to start, no copy of the bot's threads or sockets,
+    never the bot's ``__main__``), or spawned where there is no fork server. Raises one of
+    :data:`NO_PROCESSES` where processes cannot run."""
+    ctx: BaseContext
+    try:
+        ctx = multiprocessing.get_context("forkserver")
+        ctx.set_forkserver_preload([preload])
+    except ValueError:
+        ctx = multiprocessing.get_context("spawn")
+    return ProcessPoolExecutor(max_workers=WORKERS, mp_context=ctx, initializer=lower_priority)
