@@ -58,8 +58,9 @@ class Live:
     """Deadline seconds by ``Decision.timing`` for this match."""
     drafts: dict[tuple[int, str], DraftSlot] = field(default_factory=dict)
     """Answers being built, by (seat, decision key); in memory only."""
-    board_last: dict[str, Any] | None = None
-    """The live table as last posted or edited (JSON): the same edit is not sent twice."""
+    board_last: tuple[dict[str, Any], str | None] | None = None
+    """The live table as last posted or edited (its JSON without the upload, and the key
+    of the view its image shows): the same edit is not sent twice."""
     to_dm: list[str] = field(default_factory=list)
     """Keys of decisions the last table asked anew: their DM prompts go out after
     its commit (private, best effort: a restart loses them, the board's button does not)."""

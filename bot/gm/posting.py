@@ -21,7 +21,7 @@ import logging
 from collections import defaultdict
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from bot.engine import Decision, Match
@@ -86,6 +86,16 @@ def _board_text(match: Match, lang: str) -> list[str]:
     except Exception:
         log.exception("board_text failed for %s", match.game_id)
         return []
+
+
+def _as_shown(msg: Msg, view: str | None) -> tuple[dict[str, Any], str | None]:
+    """What a table message shows, to compare with what it showed: its text and buttons,
+    and the key of the view its image shows. The upload itself is left out, so the table
+    just posted with its image is not edited again when nothing changed (the same image
+    is then kept, not uploaded: ``keep_files``); so are the pings, which only a post
+    sends (an edit never pings: the same table without them shows the same)."""
+    kept = replace(msg, files=[], keep_files=msg.keep_files or bool(msg.files), mentions=[])
+    return msg_to_json(kept), view
 
 
 def _view_key(match: Match, lang: str) -> str:
@@ -311,7 +321,7 @@ class PostingMixin(Base):
             ping,
             board=_board_text(match, live.lang),
         )
-        shown = msg_to_json(msg)
+        shown = _as_shown(msg, live.table_view)
         if fresh:
             plan.outs.append(Out("post", msg, role=TABLE, retire=True))
             live.table_open = True

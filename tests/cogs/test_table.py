@@ -234,3 +234,38 @@ async def test_the_podium_offers_a_rematch_with_the_same_seats(driver: Driver) -
     assert [s.user_id for s in new.seats] == [int(bob["id"]), int(ann["id"])]
     await d.press(bob, d.fake.message(lobby.id), "Start")
     assert d.round_message().id != podium.id
+
+
+def _shown(body: dict[str, Any]) -> str:
+    """What a message shows, attachments and pings aside (an edit keeps the image)."""
+    return repr(body.get("components"))
+
+
+async def test_a_table_is_never_edited_into_what_it_already_shows(driver: Driver) -> None:
+    """Issue 16.4: a new round's table, posted with its ping, is not edited right after into
+    the same table without the ping (an AI's reply planned the table again): a round
+    change costs two channel calls (the summary, the new table), not three."""
+    d = driver
+    ann = d.users[0]
+    await d.slash(ann, "start", game="mad", ai_level="easy")
+    lobby = d.lobby()
+    await d.press(ann, lobby, "Add AI")
+    since = len(d.fake.calls)
+    await d.press(ann, d.fake.message(lobby.id), "Start")
+    rnd = random.Random(5)
+    await d.play_out(
+        1, rnd, chooser=lambda m, x: next(o.id for o in x.options if "tie" not in o.id)
+    )
+    shown: dict[int, str] = {}
+    edits = 0
+    for c in channel_calls(d, since):
+        body = c.json or {}
+        if c.method == "POST":
+            message_id = int((c.response or {}).get("id", 0))
+        else:
+            message_id = int(c.path.split("/")[-1])
+            edits += 1
+            assert shown.get(message_id) != _shown(body), f"edit {c.path} changes nothing"
+        shown[message_id] = _shown(body)
+    assert edits > 5
+    assert_finished(d, 1, dice=False)
