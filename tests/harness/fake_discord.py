@@ -483,6 +483,9 @@ class FakeDiscord:
         self.guilds: dict[int, Json] = {}
         self.channels: dict[int, Json] = {}
         self.messages: dict[int, FakeMessage] = {}
+        self._by_channel: dict[int, dict[int, FakeMessage]] = {}
+        """The same messages by channel: a channel's listing does not sort every message of
+        every channel (a long load benchmark holds tens of thousands)."""
         self.interactions: dict[int, FakeInteraction] = {}
         self._by_token: dict[str, FakeInteraction] = {}
         self.dm_channels: dict[int, int] = {}  # user id -> DM channel id
@@ -642,7 +645,7 @@ class FakeDiscord:
             attachments=list(m.get("attachments", [])),
             flags=m.get("flags", 0),
         )
-        self.messages[msg.id] = msg
+        self._keep(msg)
         return msg
 
     def dm_channel_id(self, user_id: int) -> int:
@@ -762,17 +765,18 @@ class FakeDiscord:
     def message(self, message_id: int | str) -> FakeMessage:
         return self.messages[int(message_id)]
 
+    def _keep(self, msg: FakeMessage) -> None:
+        self.messages[msg.id] = msg
+        self._by_channel.setdefault(msg.channel_id, {})[msg.id] = msg
+
     def messages_in(
         self, channel_id: int | str, *, include_ephemeral: bool = False
     ) -> list[FakeMessage]:
         """Live messages of a channel, oldest first (ephemerals excluded by default)."""
-        cid = int(channel_id)
         return [
             m
-            for _, m in sorted(self.messages.items())
-            if m.channel_id == cid
-            and not m.deleted
-            and (include_ephemeral or m.ephemeral_for is None)
+            for _, m in sorted(self._by_channel.get(int(channel_id), {}).items())
+            if not m.deleted and (include_ephemeral or m.ephemeral_for is None)
         ]
 
     def last_public_message(self, channel_id: int | str) -> FakeMessage:
@@ -1043,7 +1047,7 @@ class FakeDiscord:
             author=self.bot_user,
         )
         self._apply_edit(msg, body, files, creating=True)
-        self.messages[msg.id] = msg
+        self._keep(msg)
         return msg
 
     def _apply_edit(
