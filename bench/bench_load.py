@@ -27,7 +27,10 @@ lag p99 and worst (a 5 ms heartbeat's lateness), CPU per click (this process, it
 threads, its AI worker processes and its drawing processes; the simulated clients and
 the fake Discord run in the same process and are counted too, and the split is printed:
 the bot's process, the fake Discord's share of it, the AI workers, the drawing workers),
-and memory per live match per game (tracemalloc over reloading a sample of the idle matches; RSS growth over the whole live set as a cross-check).
+and memory per live match per game (tracemalloc over reloading a sample of the idle matches; RSS growth over the whole live set as a cross-check). Beside them, the Discord
+budget: channel posts and edits per click and per second against the pacing's global
+budget, and the click rate that budget allows at this mix whatever the CPU (Discord does
+not count interaction answers, it counts channel calls).
 
 With ``--ramp``, steps of ``--ramp-seconds`` come first, the clients thinking less at each
 step (a rising offered rate); the ramp's table ends with the highest achieved rate whose
@@ -683,7 +686,26 @@ async def measure(
         load_after=os.getloadavg()[0],
         think=think,
         pacing=pacer.stats.summary() if pacer is not None else {},
+        **discord_budget(pacer, s.clicks, wall),
     )
+
+
+def discord_budget(pacer: Pacer | None, clicks: int, wall: float) -> dict[str, float]:
+    """Channel calls per second against the pacing's global budget (below Discord's about
+    50 requests per second per bot), and the click rate that budget allows at this mix's
+    channel calls per click, whatever the CPU: interaction answers are not counted by
+    Discord, channel posts and edits are."""
+    if pacer is None or not clicks:
+        return {}
+    calls = pacer.stats.calls
+    budget = pacer.limits.global_calls / pacer.limits.global_window
+    per_click = calls / clicks
+    return {
+        "channel_calls_per_s": calls / wall,
+        "channel_budget_per_s": budget,
+        "channel_calls_per_click": per_click,
+        "discord_ceiling_clicks_per_s": budget / per_click if per_click else float("inf"),
+    }
 
 
 # --- the run --------------------------------------------------------------------------------
@@ -770,6 +792,7 @@ def ramp_line(row: dict[str, Any]) -> str:
     """One step of the ramp as a Markdown table row."""
     return (
         f"| {row['think']:.2f} s | {row['clicks_per_s']:.1f} | "
+        f"{row.get('channel_calls_per_s', 0.0):.1f} | "
         f"{row['result_p50_s']:.2f} / {row['result_p95_s']:.2f} s | "
         f"{row['ack_p99_ms']:.0f} ms | {row['lag_p99_ms']:.0f} ms | "
         f"{row['cpu_ms_per_click']:.1f} ms | {100 * row['cpu_busy']:.0f}% |"
@@ -786,8 +809,9 @@ def ramp_table(rows: list[dict[str, Any]]) -> list[str]:
     best = max(ok, key=lambda r: r["clicks_per_s"]) if ok else None
     return [
         "",
-        "| think (mean) | clicks/s | result p50 / p95 | ack p99 | lag p99 | CPU/click | busy |",
-        "|---|---|---|---|---|---|---|",
+        "| think (mean) | clicks/s | channel calls/s | result p50 / p95 | ack p99 | lag p99 "
+        "| CPU/click | busy |",
+        "|---|---|---|---|---|---|---|---|",
         *(ramp_line(r) for r in rows),
         "",
         (
@@ -817,6 +841,17 @@ def report(fig: dict[str, Any]) -> str:
             f"{fig['calls_per_click']:.2f} ({fig['public_calls_per_click']:.2f})",
             "",
             "",
+        ),
+        *(
+            (
+                "channel calls per click; per second (paced budget); clicks/s that budget allows",
+                f"{fig['channel_calls_per_click']:.2f}; {fig['channel_calls_per_s']:.1f} "
+                f"({fig['channel_budget_per_s']:.0f}); {fig['discord_ceiling_clicks_per_s']:.0f}",
+                "",
+                "",
+            )
+            for _ in [0]
+            if "channel_calls_per_click" in fig
         ),
         (
             "ack p50 / p99",

@@ -57,6 +57,12 @@ async def test_a_small_run_plays_every_game_and_prints_every_figure(bench: Modul
     assert fig["unattributed_calls"] == 0  # every Discord call came from a click
     assert fig["violations"] == 0  # and kept within Discord's limits
     assert fig["timeouts"] == 0
+    # The Discord budget: channel calls against the paced global budget, and the click
+    # rate it allows at this mix (interaction answers are not counted by Discord).
+    assert fig["channel_calls_per_click"] > 0
+    assert fig["channel_budget_per_s"] == 40
+    ceiling = fig["discord_ceiling_clicks_per_s"]
+    assert ceiling == pytest.approx(40 / fig["channel_calls_per_click"])
     # All five games are live and each costs a plausible amount of memory.
     assert set(fig["kb_per_match"]) == set(bench.GAMES)
     for game, kb in fig["kb_per_match"].items():
@@ -69,9 +75,10 @@ async def test_a_small_run_plays_every_game_and_prints_every_figure(bench: Modul
         "click to public result p50 / p95 / p99",
         "event-loop lag p99 / worst",
         "CPU per click",
+        "clicks/s that budget allows",
         "memory per live mad-arena match",
         "bot process (harness) / AI workers / drawing workers",
-        "| think (mean) | clicks/s | result p50 / p95 |",
+        "| think (mean) | clicks/s | channel calls/s | result p50 / p95 |",
         ">= 150",
         "<= 60 kB",
     ):
