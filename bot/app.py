@@ -27,6 +27,7 @@ from discord.ext import commands
 
 from bot.gm import Clock, GameMaster, SystemClock, drawing, thinking
 from bot.gm.base import tune_threads
+from bot.gm.pacing import DISCORD_RATE, PaceLimits, Pacer, channel_budget
 from bot.store import Store
 from bot.store.backend import is_postgres_url
 
@@ -75,6 +76,7 @@ class ArenaBot(commands.Bot):
         tick_seconds: float | None = TICK_SECONDS,
         sync_commands: bool = True,
         prune_days: int = 0,
+        channel_calls: int | None = None,
         **kwargs: Any,
     ) -> None:
         # No privileged intent: everything arrives as interactions.
@@ -84,6 +86,9 @@ class ArenaBot(commands.Bot):
         )
         self.db_path: str | Path = db_path if is_postgres_url(db_path) else Path(db_path)
         self.prune_days = prune_days
+        self.channel_calls = channel_calls
+        """Channel calls per second this process may make (:func:`bot.gm.pacing.channel_budget`);
+        None: the pacing's default, one process with Discord's usual limit."""
         self._pruned_at = float("-inf")
         self.dev_guild_id = dev_guild_id
         self.clock = clock or SystemClock()
@@ -100,6 +105,8 @@ class ArenaBot(commands.Bot):
 
         self.store = await Store.open(self.db_path)
         self.gm = GameMaster(self.store, DiscordPublisher(self), self.clock)
+        if self.channel_calls is not None and self.gm.pacer is not None:
+            self.gm.pacer = Pacer(self.clock, PaceLimits(global_calls=self.channel_calls))
         await self.tree.set_translator(ArenaTranslator())
         for ext in EXTENSIONS:
             await self.load_extension(ext)
@@ -176,6 +183,13 @@ class ShardedArenaBot(ArenaBot, commands.AutoShardedBot):
     long_lived = True
 
 
+def shard_share(shard_count: int | None, shard_ids: tuple[int, ...] | None) -> float:
+    """This process's part of the bot's shards (all of them unless ``SHARD_IDS`` says)."""
+    if shard_count is None or shard_ids is None:
+        return 1.0
+    return len(shard_ids) / shard_count
+
+
 def run_bot(
     token: str,
     db_path: str,
@@ -184,8 +198,12 @@ def run_bot(
     shard_count: int | None = None,
     shard_ids: tuple[int, ...] | None = None,
     prune_days: int = 0,
+    discord_rate: int = DISCORD_RATE,
 ) -> None:
-    """Run until interrupted; logging is configured by the caller (never logs the token)."""
+    """Run until interrupted; logging is configured by the caller (never logs the token).
+
+    ``discord_rate``: Discord's global limit for this bot, shared by the processes that
+    run its shards: this one paces its channel calls to its part (its shards' share)."""
     # The bot never joins voice: don't warn operators about missing voice libraries.
     discord.VoiceClient.warn_nacl = False
     discord.VoiceClient.warn_dave = False
@@ -193,6 +211,7 @@ def run_bot(
         db_path,
         dev_guild_id,
         prune_days=prune_days,
+        channel_calls=channel_budget(discord_rate, shard_share(shard_count, shard_ids)),
         shard_count=shard_count,
         shard_ids=list(shard_ids) if shard_ids is not None else None,
     )

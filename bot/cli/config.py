@@ -35,6 +35,9 @@ jeton de votre bot (Discord Developer Portal > Bot > Reset Token).
 
 
 DEFAULT_PRUNE_DAYS = 90
+DEFAULT_DISCORD_RATE = 50
+"""Discord's global rate limit of a bot, in requests per second (``bot.gm.pacing``'s
+``DISCORD_RATE``; kept here so reading the settings loads no game master)."""
 
 
 @dataclass(frozen=True)
@@ -50,6 +53,9 @@ class BotConfig:
     """``SHARD_IDS``: the shards this process runs (None: all of them)."""
     prune_days: int = DEFAULT_PRUNE_DAYS
     """``ARENA_PRUNE_DAYS``: ended matches older than this are deleted (0: never)."""
+    discord_rate: int = DEFAULT_DISCORD_RATE
+    """``DISCORD_RATE_LIMIT``: requests per second Discord allows this bot in all (50,
+    unless Discord raised it for the bot): what the pacing of channel calls shares out."""
 
 
 def _shards(env: Mapping[str, str]) -> tuple[int | None, tuple[int, ...] | None]:
@@ -106,6 +112,13 @@ def read_config(env: Mapping[str, str] | None = None) -> BotConfig:
     if raw_prune and not raw_prune.isdigit():
         raise CliError(f"ARENA_PRUNE_DAYS must be a number of days (0: never), not {raw_prune!r}.")
     prune_days = int(raw_prune) if raw_prune else DEFAULT_PRUNE_DAYS
+    raw_rate = (env.get("DISCORD_RATE_LIMIT") or "").strip()
+    if raw_rate and (not raw_rate.isdigit() or int(raw_rate) < 1):
+        raise CliError(
+            f"DISCORD_RATE_LIMIT must be the requests per second Discord allows this bot "
+            f"(50 unless Discord raised it), not {raw_rate!r}."
+        )
+    discord_rate = int(raw_rate) if raw_rate else DEFAULT_DISCORD_RATE
     raw_guild = (env.get("DEV_GUILD_ID") or "").strip()
     dev_guild_id: int | None = None
     if raw_guild:
@@ -126,4 +139,5 @@ def read_config(env: Mapping[str, str] | None = None) -> BotConfig:
         shard_count=shard_count,
         shard_ids=shard_ids,
         prune_days=prune_days,
+        discord_rate=discord_rate,
     )

@@ -35,6 +35,7 @@ def run(dotenv_path: Path | None = None) -> int:
             shard_count=config.shard_count,
             shard_ids=config.shard_ids,
             prune_days=config.prune_days,
+            discord_rate=config.discord_rate,
         )
     except KeyboardInterrupt:
         print("Stopped.", file=sys.stderr)

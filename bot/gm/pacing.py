@@ -260,6 +260,23 @@ def _free_at(recent: deque[float], room: int, cost: int, window: float) -> float
     return recent[excess - 1] + window
 
 
+DISCORD_RATE = 50
+"""Requests per second Discord allows a bot in all (its global rate limit), unless Discord
+raised it for that bot (``DISCORD_RATE_LIMIT``)."""
+CHANNEL_SHARE = 0.8
+"""The part of that limit channel posts and edits may take: DMs, thread creation and
+command syncing take the rest (interaction answers are not counted by Discord)."""
+
+
+def channel_budget(rate: int = DISCORD_RATE, share: float = 1.0) -> int:
+    """Channel calls per second one process may make: :data:`CHANNEL_SHARE` of the bot's
+    global ``rate``, times ``share``, this process's part of it (the limit is per bot
+    token, so processes running some of the shards split it: 2 of 4 shards, half)."""
+    if rate < 1 or not 0 < share <= 1:
+        raise ValueError("a positive rate, and a share in (0, 1]")
+    return max(1, int(rate * CHANNEL_SHARE * share))
+
+
 def default_pacer(clock: Clock) -> Pacer | None:
     """Pacing for a game master living in real time (:class:`SystemClock`: the bot).
 

@@ -1,4 +1,5 @@
-"""Deployment settings (issue 15): the database URL, the shards of a process, pruning."""
+"""Deployment settings (issue 15): the database URL, the shards of a process, pruning;
+Discord's global limit and each process's part of it (issue 16)."""
 
 from __future__ import annotations
 
@@ -7,9 +8,10 @@ from pathlib import Path
 import discord
 import pytest
 
-from bot.app import ShardedArenaBot
+from bot.app import ArenaBot, ShardedArenaBot, shard_share
 from bot.cli.config import DEFAULT_DB_PATH, DEFAULT_PRUNE_DAYS, read_config
 from bot.cli.errors import CliError
+from bot.gm.pacing import DISCORD_RATE, channel_budget
 
 TOKEN = {"DISCORD_TOKEN": "abc"}
 
@@ -59,3 +61,34 @@ async def test_the_deployed_bot_is_auto_sharded(tmp_path: Path) -> None:
     assert isinstance(bot, discord.AutoShardedClient)
     assert (bot.shard_count, bot.shard_ids, bot.prune_days) == (4, [2, 3], 30)
     assert type(bot).connect is discord.AutoShardedClient.connect
+
+
+def test_discord_rate_limit() -> None:
+    """Discord's global limit for this bot (50 unless Discord raised it): read, checked,
+    and the same default the pacing assumes."""
+    assert read_config(TOKEN).discord_rate == DISCORD_RATE == 50
+    assert read_config({**TOKEN, "DISCORD_RATE_LIMIT": "200"}).discord_rate == 200
+    for bad in ("0", "fast", "-5"):
+        with pytest.raises(CliError, match="DISCORD_RATE_LIMIT"):
+            read_config({**TOKEN, "DISCORD_RATE_LIMIT": bad})
+
+
+def test_each_process_paces_its_part_of_the_discord_limit() -> None:
+    """The limit is per bot token: a process running 2 of 4 shards gets half of the
+    channel calls' part (80%) of it."""
+    assert channel_budget(DISCORD_RATE, shard_share(None, None)) == 40
+    assert channel_budget(DISCORD_RATE, shard_share(4, (2, 3))) == 20
+    assert channel_budget(200, shard_share(4, (0,))) == 40
+    assert channel_budget(1, 0.25) == 1  # never nothing at all
+
+
+async def test_the_bot_paces_channel_calls_to_its_budget(tmp_path: Path) -> None:
+    bot = ArenaBot(
+        tmp_path / "a.db", None, channel_calls=12, sync_commands=False, tick_seconds=None
+    )
+    await bot.setup_hook()
+    try:
+        assert bot.gm.pacer is not None
+        assert bot.gm.pacer.limits.global_calls == 12
+    finally:
+        await bot.store.close()
