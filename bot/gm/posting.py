@@ -36,6 +36,7 @@ from bot.gm.pacing import Kind, Pacer, default_pacer
 from bot.gm.publisher import DmResult, RetryLater, msg_from_json, msg_to_json
 from bot.gm.table import Image, board_name, summary_msgs, table_msg
 from bot.i18n import t
+from bot.render.cache import view_json
 from bot.store.records import OutboxEntry, OutboxItem
 
 log = logging.getLogger(__name__)
@@ -101,8 +102,8 @@ def _as_shown(msg: Msg, view: str | None) -> tuple[dict[str, Any], str | None]:
 def _view_key(match: Match, lang: str) -> str:
     """What the public image depends on: the public view and the language (the renderer
     is a pure function of them), so an unchanged view is never drawn or sent again."""
-    raw = match.view(None).model_dump_json() + "|" + lang
-    return hashlib.sha1(raw.encode(), usedforsecurity=False).hexdigest()
+    raw = view_json(match.view(None)) + b"|" + lang.encode()
+    return hashlib.sha1(raw, usedforsecurity=False).hexdigest()
 
 
 @dataclass

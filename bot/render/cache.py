@@ -26,6 +26,28 @@ MAX_BYTES = 48 * 1024 * 1024
 
 Key = bytes
 
+JSON_KEPT = 256
+"""Views whose JSON is kept (:func:`view_json`): those of the matches moving right now."""
+_JSON: OrderedDict[int, tuple[BaseModel, bytes]] = OrderedDict()
+_JSON_LOCK = threading.Lock()
+
+
+def view_json(view: BaseModel) -> bytes:
+    """``view`` as JSON, serialised once per view object: :meth:`Match.view` hands out one
+    object per state and seat, and the table's view key, the image key and the summary
+    all hash that same view (views are never changed once built)."""
+    with _JSON_LOCK:
+        hit = _JSON.get(id(view))
+        if hit is not None and hit[0] is view:
+            _JSON.move_to_end(id(view))
+            return hit[1]
+    data = view.model_dump_json().encode()
+    with _JSON_LOCK:
+        _JSON[id(view)] = (view, data)
+        while len(_JSON) > JSON_KEPT:
+            _JSON.popitem(last=False)
+    return data
+
 
 def image_key(drawer: str, view: object, lang: str, decision: Decision | None = None) -> Key:
     """A digest of everything a picture depends on: a renderer is a pure function of these
@@ -39,7 +61,7 @@ def image_key(drawer: str, view: object, lang: str, decision: Decision | None = 
     h.update(type(view).__qualname__.encode())
     h.update(b"\0")
     if isinstance(view, BaseModel):
-        h.update(view.model_dump_json().encode())
+        h.update(view_json(view))
     else:
         h.update(json.dumps(view, sort_keys=True, default=str).encode())
     if decision is not None:

@@ -66,3 +66,21 @@ def test_the_cache_is_bounded_in_entries_and_bytes() -> None:
     assert c.get(b"huge") is None and c.size <= 100
     # An empty drawing (a game that draws nothing) is not kept.
     assert c.get_or_render(b"none", lambda: b"") == b"" and c.get(b"none") is None
+
+
+def test_a_view_is_serialised_once_and_keyed_by_what_it_says() -> None:
+    """The table's view key and the image key hash the same view: serialised once per view
+    object (:func:`view_json`), and a view equal in content gives the same bytes."""
+    m = arena()
+    v = m.view(None)
+    assert m.view(None) is v  # one object per state and seat
+    once = cache.view_json(v)
+    assert once == v.model_dump_json().encode()
+    assert cache.view_json(v) is once  # not serialised again
+    twin = v.model_copy(deep=True)
+    assert twin is not v and cache.view_json(twin) == once
+    m.apply(m.ai_choice(m.pending()[0]))
+    assert cache.view_json(m.view(None)) != once  # a move shows something else
+    for i in range(cache.JSON_KEPT + 1):  # bounded
+        cache.view_json(arena(f"bound{i}").view(None))
+    assert len(cache._JSON) <= cache.JSON_KEPT
