@@ -7,7 +7,6 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bot.engine import Match, SeatSpec
-from bot.engine.events import RollEvent
 from bot.gm import present
 from bot.gm import timers as tm
 from bot.gm.ids import lobby_id
@@ -37,11 +36,12 @@ def log_name(mid: int) -> str:
     return f"match{mid}-log.md"
 
 
-def has_dice(match: Match, rolled: bool) -> bool:
-    """Whether the fairness data means anything to players: the match rolled dice
-    (a game without dice shows none). ``rolled``: a roll seen in this process's batches;
-    the match's own events cover the rest."""
-    return rolled or any(isinstance(e, RollEvent) for e in match.events)
+def has_dice(match: Match) -> bool:
+    """Whether the fairness data means anything to players: the match drew from its
+    seeded stream (dice, shuffles; a game without chance shows none). Read from the
+    stream's counter, which is part of the match's state, so the podium says the same
+    after any number of restarts (the events in memory are only those since the last)."""
+    return match.dice.counter > 0
 
 
 def scores_label(game_id: str, lang: str) -> str:
@@ -50,7 +50,7 @@ def scores_label(game_id: str, lang: str) -> str:
     return t(lang, key) if key in CATALOGUES["en"] else t(lang, "end.scores")
 
 
-def podium_msg(live: Live, match: Match, lang: str, rolled: bool) -> Msg:
+def podium_msg(live: Live, match: Match, lang: str) -> Msg:
     """Who won, with mentions (each human player pinged once, the match is over), the
     labelled scores in order, the fairness data for a game with dice, the log file (built
     on delivery) and the Rematch button. The final image is on the summary just above."""
@@ -84,7 +84,7 @@ def podium_msg(live: Live, match: Match, lang: str, rolled: bool) -> Msg:
             lines.append(f"{medal} {name(int(seat))} — **{value:g}**")
         label = scores_label(info.id, lang)
         blocks.append(TextBlock(clip(f"**{label}**\n" + "\n".join(lines), 1200)))
-    if has_dice(match, rolled):
+    if has_dice(match):
         blocks += [
             Rule(),
             TextBlock(
@@ -111,8 +111,7 @@ class EndingMixin(PostingMixin):
         the final image); the log is attached on delivery, built from the store."""
         match = live.match
         assert match is not None
-        rolled = any(isinstance(e, RollEvent) for e in live.batch)
-        return [Out("post", podium_msg(live, match, live.lang, rolled), log_lang=live.lang)]
+        return [Out("post", podium_msg(live, match, live.lang), log_lang=live.lang)]
 
     async def _close(self, live: Live, actor: Actor, status: str) -> Reply:
         lang = live.lang
