@@ -198,12 +198,13 @@ def run_bot(
     shard_count: int | None = None,
     shard_ids: tuple[int, ...] | None = None,
     prune_days: int = 0,
-    discord_rate: int = DISCORD_RATE,
+    discord_rate: int | None = None,
 ) -> None:
     """Run until interrupted; logging is configured by the caller (never logs the token).
 
-    ``discord_rate``: Discord's global limit for this bot, shared by the processes that
-    run its shards: this one paces its channel calls to its part (its shards' share)."""
+    ``discord_rate``: Discord's global limit for this bot (None: its usual one), shared by
+    the processes that run its shards: this one paces its channel calls to its part (its
+    shards' share)."""
     # The bot never joins voice: don't warn operators about missing voice libraries.
     discord.VoiceClient.warn_nacl = False
     discord.VoiceClient.warn_dave = False
@@ -211,7 +212,9 @@ def run_bot(
         db_path,
         dev_guild_id,
         prune_days=prune_days,
-        channel_calls=channel_budget(discord_rate, shard_share(shard_count, shard_ids)),
+        channel_calls=channel_budget(
+            discord_rate or DISCORD_RATE, shard_share(shard_count, shard_ids)
+        ),
         shard_count=shard_count,
         shard_ids=list(shard_ids) if shard_ids is not None else None,
     )

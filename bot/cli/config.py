@@ -35,9 +35,6 @@ jeton de votre bot (Discord Developer Portal > Bot > Reset Token).
 
 
 DEFAULT_PRUNE_DAYS = 90
-DEFAULT_DISCORD_RATE = 50
-"""Discord's global rate limit of a bot, in requests per second (``bot.gm.pacing``'s
-``DISCORD_RATE``; kept here so reading the settings loads no game master)."""
 
 
 @dataclass(frozen=True)
@@ -53,9 +50,10 @@ class BotConfig:
     """``SHARD_IDS``: the shards this process runs (None: all of them)."""
     prune_days: int = DEFAULT_PRUNE_DAYS
     """``ARENA_PRUNE_DAYS``: ended matches older than this are deleted (0: never)."""
-    discord_rate: int = DEFAULT_DISCORD_RATE
-    """``DISCORD_RATE_LIMIT``: requests per second Discord allows this bot in all (50,
-    unless Discord raised it for the bot): what the pacing of channel calls shares out."""
+    discord_rate: int | None = None
+    """``DISCORD_RATE_LIMIT``: requests per second Discord allows this bot in all, when
+    Discord raised it for the bot (None: its usual limit, ``bot.gm.pacing.DISCORD_RATE``):
+    what the pacing of channel calls shares out."""
 
 
 def _shards(env: Mapping[str, str]) -> tuple[int | None, tuple[int, ...] | None]:
@@ -118,7 +116,7 @@ def read_config(env: Mapping[str, str] | None = None) -> BotConfig:
             f"DISCORD_RATE_LIMIT must be the requests per second Discord allows this bot "
             f"(50 unless Discord raised it), not {raw_rate!r}."
         )
-    discord_rate = int(raw_rate) if raw_rate else DEFAULT_DISCORD_RATE
+    discord_rate = int(raw_rate) if raw_rate else None
     raw_guild = (env.get("DEV_GUILD_ID") or "").strip()
     dev_guild_id: int | None = None
     if raw_guild:
