@@ -837,6 +837,19 @@ def verdict(ok: bool) -> str:
 
 def report(fig: dict[str, Any]) -> str:
     kb = fig["kb_per_match"]
+    budget = (
+        [
+            (
+                "channel calls per click; per second (paced budget); clicks/s that budget allows",
+                f"{fig['channel_calls_per_click']:.2f}; {fig['channel_calls_per_s']:.1f} "
+                f"({fig['channel_budget_per_s']:.0f}); {fig['discord_ceiling_clicks_per_s']:.0f}",
+                "",
+                "",
+            )
+        ]
+        if "channel_calls_per_click" in fig
+        else []
+    )
     rows = [
         (
             "achieved clicks/s",
@@ -850,17 +863,7 @@ def report(fig: dict[str, Any]) -> str:
             "",
             "",
         ),
-        *(
-            (
-                "channel calls per click; per second (paced budget); clicks/s that budget allows",
-                f"{fig['channel_calls_per_click']:.2f}; {fig['channel_calls_per_s']:.1f} "
-                f"({fig['channel_budget_per_s']:.0f}); {fig['discord_ceiling_clicks_per_s']:.0f}",
-                "",
-                "",
-            )
-            for _ in [0]
-            if "channel_calls_per_click" in fig
-        ),
+        *budget,
         (
             "ack p50 / p99",
             f"{fig['ack_p50_ms']:.1f} / {fig['ack_p99_ms']:.1f} ms",
