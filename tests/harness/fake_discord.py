@@ -59,6 +59,9 @@ _ORIGINAL_WEBHOOK_REQUEST = webhook_async.AsyncWebhookAdapter.request
 _REAL_SLEEP = asyncio.sleep
 _active_fakes: list[FakeDiscord] = []
 
+TOKEN_LIFE = 15 * 60.0
+"""Seconds an interaction's token may be used for its webhook (Discord: 15 minutes)."""
+
 ERROR_MESSAGES = {
     10003: "Unknown Channel",
     10008: "Unknown Message",
@@ -69,6 +72,7 @@ ERROR_MESSAGES = {
     50001: "Missing Access",
     50007: "Cannot send messages to this user",
     50013: "Missing Permissions",
+    50027: "Invalid Webhook Token",
     50035: "Invalid Form Body",
     0: "",
 }
@@ -295,12 +299,17 @@ class FaultRule:
     retry_after: float | None
     times: int | None  # None = forever
     is_global: bool = False
+    target: int | None = None  # only calls editing or deleting this message, by any route
     hits: int = 0
 
     def matches(self, call: Call) -> bool:
         if self.times is not None and self.hits >= self.times:
             return False
-        return self.method in ("*", call.method) and bool(self.pattern.search(call.path))
+        if self.method not in ("*", call.method) or not self.pattern.search(call.path):
+            return False
+        return self.target is None or (
+            call.fake is not None and call.fake.target_of(call) == self.target
+        )
 
 
 class _Reply(Exception):
@@ -670,13 +679,16 @@ class FakeDiscord:
         retry_after: float | None = None,
         times: int | None = 1,
         is_global: bool = False,
+        target: int | None = None,
     ) -> FaultRule:
         """Answer the next ``times`` attempts of ``method`` on a path matching
         ``path_regex`` (``re.search`` on e.g. ``/channels/1/messages``) with an
         error.  ``method='*'`` matches any; ``times=None`` means forever.
         A 429 with ``retry_after`` carries Discord's rate-limit headers, so
         discord.py retries it (sleep simulated); 5 attempts in a row exhaust
-        its retries and raise ``HTTPException`` (status 429)."""
+        its retries and raise ``HTTPException`` (status 429). ``target``: only calls
+        that edit or delete that message, through its channel or an interaction's token
+        (see :meth:`target_of`)."""
         if status == 429 and retry_after is None:
             retry_after = 0.25
         rule = FaultRule(
@@ -690,6 +702,7 @@ class FakeDiscord:
             retry_after=retry_after,
             times=times,
             is_global=is_global,
+            target=target,
         )
         self.faults.append(rule)
         return rule
@@ -725,6 +738,25 @@ class FakeDiscord:
         (even if the bot caught the AssertionError)."""
         if self.violations:
             raise AssertionError("Discord API misuse:\n  " + "\n  ".join(self.violations))
+
+    def target_of(self, call: Call) -> int | None:
+        """The message ``call`` edits or deletes, through its channel or an interaction's
+        webhook (``@original`` resolved through the token's interaction); else None."""
+        if call.method not in ("PATCH", "DELETE"):
+            return None
+        parts = call.path.split("/")
+        if call.route_template == "/channels/{channel_id}/messages/{message_id}":
+            return int(parts[-1])
+        if call.route_template.startswith("/webhooks/") and "/messages/" in call.path:
+            if parts[-1] != "@original":
+                return int(parts[-1])
+            fi = self.interaction_of_token(parts[3])
+            return None if fi is None else fi.original_message_id
+        return None
+
+    def interaction_of_token(self, token: str) -> FakeInteraction | None:
+        """The interaction whose webhook token ``token`` is (None: no dispatched one)."""
+        return self._by_token.get(token)
 
     def interaction(self, interaction_id: int | str) -> FakeInteraction:
         return self.interactions[int(interaction_id)]
@@ -1463,6 +1495,8 @@ class FakeDiscord:
             )
         if fi.expired:
             raise _Reply(404, 10015)
+        if asyncio.get_running_loop().time() - fi.dispatched_at > TOKEN_LIFE:
+            raise _Reply(401, 50027)  # an interaction's token lives 15 minutes
         if not fi.callbacks:
             attempted = any(
                 c.route_template == _CALLBACK and c.path.startswith(f"/interactions/{fi.id}/")
