@@ -277,7 +277,10 @@ def is_public(call: Call, fake: FakeDiscord, fi: FakeInteraction) -> bool:
     if call.route_template.startswith("/webhooks/"):
         if call.method == "POST":  # a followup
             return not (body.get("flags") or 0) & P.EPHEMERAL
-        target = fi.original_message_id if parts[-1] == "@original" else None
+        # The token may be another click's: a table edited through it (cogs.publisher).
+        owner = fake.interaction_of_token(parts[3]) if len(parts) > 3 else None
+        owner = owner or fi
+        target = owner.original_message_id if parts[-1] == "@original" else None
         if target is None and parts[-1].isdigit():
             target = int(parts[-1])
         message = fake.messages.get(target or 0)
@@ -701,16 +704,18 @@ def discord_budget(pacer: Pacer | None, clicks: int, wall: float) -> dict[str, f
     """Channel calls per second against the pacing's global budget (below Discord's about
     50 requests per second per bot), and the click rate that budget allows at this mix's
     channel calls per click, whatever the CPU: interaction answers are not counted by
-    Discord, channel posts and edits are."""
+    Discord, channel posts and edits are (an edit through a click's token is an
+    interaction call: reported apart, outside the budget)."""
     if pacer is None or not clicks:
         return {}
-    calls = pacer.stats.calls
+    calls = pacer.stats.calls - pacer.stats.exempt
     budget = pacer.limits.global_calls / pacer.limits.global_window
     per_click = calls / clicks
     return {
         "channel_calls_per_s": calls / wall,
         "channel_budget_per_s": budget,
         "channel_calls_per_click": per_click,
+        "token_edits_per_click": pacer.stats.exempt / clicks,
         "discord_ceiling_clicks_per_s": budget / per_click if per_click else float("inf"),
     }
 
@@ -840,9 +845,11 @@ def report(fig: dict[str, Any]) -> str:
     budget = (
         [
             (
-                "channel calls per click; per second (paced budget); clicks/s that budget allows",
+                "channel calls per click; per second (paced budget); clicks/s that budget "
+                "allows; table edits per click through a click's token (not counted)",
                 f"{fig['channel_calls_per_click']:.2f}; {fig['channel_calls_per_s']:.1f} "
-                f"({fig['channel_budget_per_s']:.0f}); {fig['discord_ceiling_clicks_per_s']:.0f}",
+                f"({fig['channel_budget_per_s']:.0f}); {fig['discord_ceiling_clicks_per_s']:.0f}; "
+                f"{fig['token_edits_per_click']:.2f}",
                 "",
                 "",
             )

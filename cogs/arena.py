@@ -299,6 +299,11 @@ class Arena(commands.Cog):
         if not await self._defer(interaction, component=component):
             coro.close()
             return
+        if component and _public(interaction):
+            # Deferred without a new message: its token edits the clicked public message.
+            clicked = getattr(self.gm.publisher, "clicked", None)
+            if clicked is not None:
+                clicked(interaction)
         # The clicker's own answer first; what the channel gets follows it (issue 16.4).
         with answering(interaction.user.id) as mids:
             try:

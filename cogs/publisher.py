@@ -2,11 +2,21 @@
 
 Every failure (403, unknown message, 429 after discord.py's own retries) is
 logged and reported as a value, never raised into the game master.
+
+Edits of a public message go, when they can, through the token of a recent click on
+one of its buttons (:meth:`DiscordPublisher.clicked`): a component interaction
+deferred without a new message has that message as its original response, which its
+token may edit for 15 minutes, and Discord does not count interaction endpoints in a
+bot's global rate limit (issue 16 item 4). Otherwise, and when Discord refuses the
+token, the edit goes through the channel as before.
 """
 
 from __future__ import annotations
 
 import logging
+import time
+from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any
 
 import discord
@@ -18,9 +28,82 @@ from cogs.render import edit_kwargs, send_kwargs
 log = logging.getLogger(__name__)
 
 
+TOKEN_LIFE = 15 * 60.0
+"""Seconds an interaction's token may be used after the interaction (Discord: 15 min)."""
+TOKEN_MARGIN = 60.0
+"""Seconds of that life left unused: the token is tried only while it surely lives (the
+interaction was created at Discord a little before it reached the bot)."""
+HANDLES_KEPT = 5_000
+"""Public messages whose latest click is remembered (the oldest are forgotten first)."""
+
+
 class DiscordPublisher:
-    def __init__(self, bot: discord.Client) -> None:
+    def __init__(self, bot: discord.Client, clock: Callable[[], float] = time.monotonic) -> None:
         self.bot = bot
+        self.clock = clock
+        self._handles: OrderedDict[int, tuple[float, discord.Interaction]] = OrderedDict()
+        """Public message id -> (when, the latest click on it deferred without a message)."""
+
+    # --- edits through a click's token -------------------------------------------------
+    def clicked(self, interaction: discord.Interaction) -> None:
+        """``interaction``, a click on a public message of the bot, was deferred without
+        a new message (its original response is that message): its token may edit the
+        message for a while. Kept only in memory, never logged."""
+        message = interaction.message
+        if message is None or message.flags.ephemeral:
+            return
+        now = self.clock()
+        self._handles[message.id] = (now, interaction)
+        self._handles.move_to_end(message.id)
+        # Oldest first: forget the clicks too old to use, and the oldest past the cap.
+        while self._handles:
+            when, _ = next(iter(self._handles.values()))
+            if now - when <= TOKEN_LIFE - TOKEN_MARGIN and len(self._handles) <= HANDLES_KEPT:
+                break
+            self._handles.popitem(last=False)
+
+    def _handle(self, message_id: int) -> discord.Interaction | None:
+        entry = self._handles.get(message_id)
+        if entry is None:
+            return None
+        when, interaction = entry
+        if self.clock() - when > TOKEN_LIFE - TOKEN_MARGIN:
+            del self._handles[message_id]
+            return None
+        return interaction
+
+    def exempt(self, message_id: int) -> bool:
+        """Whether an edit of ``message_id`` can go through a click's token now, which
+        Discord does not count in the bot's global rate limit (the pacing then spends
+        only the channel's own budget)."""
+        return self._handle(message_id) is not None
+
+    async def _edit_by_token(self, message_id: int, msg: Msg) -> bool | None:
+        """The edit through a click's token: True done, False the message is gone, None
+        no usable token (none, too old, or Discord refused it: it is forgotten)."""
+        interaction = self._handle(message_id)
+        if interaction is None:
+            return None
+        try:
+            await interaction.edit_original_response(**edit_kwargs(msg))
+        except discord.HTTPException as exc:
+            if exc.status == 404 and exc.code == 10008:  # the message itself is gone
+                log.info("message %s is gone; posting anew", message_id)
+                self._handles.pop(message_id, None)
+                return False
+            if exc.status == 429 or exc.status >= 500:
+                log.warning("edit of %s failed: %s %s", message_id, exc.status, exc.code)
+                raise RetryLater from None  # busy: the outbox tries again later
+            # The token is dead (401 50027, 404 10015) or refused: the channel's route.
+            log.info(
+                "a click's token did not edit %s: %s %s; by the channel",
+                message_id,
+                exc.status,
+                exc.code,
+            )
+            self._handles.pop(message_id, None)
+            return None
+        return True
 
     def _channel(self, channel_id: int) -> Any:
         return self.bot.get_channel(channel_id) or self.bot.get_partial_messageable(channel_id)
@@ -46,6 +129,9 @@ class DiscordPublisher:
         return message.id
 
     async def edit(self, channel_id: int, message_id: int, msg: Msg) -> bool:
+        by_token = await self._edit_by_token(message_id, msg)
+        if by_token is not None:
+            return by_token
         partial = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
         try:
             await partial.edit(**edit_kwargs(msg))

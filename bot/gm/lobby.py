@@ -422,7 +422,8 @@ class LobbyMixin(ApplyMixin):
         await self._start_live(
             live, match, [Out("edit", closed, role="lobby", create=False), Out("post", intro)]
         )
-        return Reply(update=closed)
+        # The outbox closes the lobby (through this click's token): not a second time here.
+        return Reply()
 
     async def _move_to_thread(self, live: Live, actor: Actor) -> str:
         """Issue 11.2: the match gets its own thread at Start unless the host turned the

@@ -23,7 +23,11 @@ The rules, per channel (a thread is a channel of its own):
   own retries, a 5xx), the channel is left alone for one window;
 
 and across channels at most ``global_calls`` channel calls per ``global_window``,
-below Discord's global limit (the rest is left to DMs, which are not paced).
+below Discord's global limit (the rest is left to DMs, which are not paced). An edit
+that goes through the token of a recent click on the message (see
+:mod:`cogs.publisher`) is an interaction call, which Discord does not count in that
+limit: it is paced in its channel like any edit (the table is still redrawn steadily)
+but takes nothing of the global budget (``counted=False``).
 
 Not paced: the answer to an interaction (the clicker's own confirmation and prompts go
 through the interaction's token, which Discord does not count in these limits) and DM
@@ -97,6 +101,8 @@ class PaceStats:
 
     calls: int = 0
     """Channel calls let through."""
+    exempt: int = 0
+    """Of those, edits through a click's token: not counted in Discord's global limit."""
     held: int = 0
     """Deliveries that had to wait for pace at least once (a merged edit counts once)."""
     merged: int = 0
@@ -125,6 +131,7 @@ class PaceStats:
 
         return {
             "calls": self.calls,
+            "exempt": self.exempt,
             "held": self.held,
             "merged": self.merged,
             "refused": self.refused,
@@ -165,8 +172,11 @@ class Pacer:
     def now(self) -> float:
         return self.clock.now()
 
-    def wait(self, channel_id: int, kind: Kind, cost: int = 1) -> float:
-        """Seconds before ``cost`` calls of ``kind`` may be made in ``channel_id`` (0: now)."""
+    def wait(self, channel_id: int, kind: Kind, cost: int = 1, counted: bool = True) -> float:
+        """Seconds before ``cost`` calls of ``kind`` may be made in ``channel_id`` (0: now).
+
+        ``counted``: the calls count in Discord's global limit (False: an edit through a
+        click's token, paced in its channel only)."""
         lim = self.limits
         now = self.now()
         ch = self._channels.get(channel_id)
@@ -180,18 +190,23 @@ class Pacer:
                 span = lim.burst * lim.edit_gap
                 self._expire(ch.edits, now, span)
                 due = max(due, _free_at(ch.edits, lim.burst, cost, span))
-        self._expire(self._global, now, lim.global_window)
-        due = max(due, _free_at(self._global, lim.global_calls, cost, lim.global_window))
+        if counted:
+            self._expire(self._global, now, lim.global_window)
+            due = max(due, _free_at(self._global, lim.global_calls, cost, lim.global_window))
         return max(0.0, due - now)
 
-    def spend(self, channel_id: int, kind: Kind, cost: int = 1) -> None:
-        """``cost`` calls of ``kind`` are being made in ``channel_id`` now."""
+    def spend(self, channel_id: int, kind: Kind, cost: int = 1, counted: bool = True) -> None:
+        """``cost`` calls of ``kind`` are being made in ``channel_id`` now (``counted``: as
+        in :meth:`wait`)."""
         now = self.now()
         ch = self._channels.get(channel_id)
         if ch is None:
             ch = self._channels[channel_id] = _Channel()
         ch.recent.extend([now] * cost)
-        self._global.extend([now] * cost)
+        if counted:
+            self._global.extend([now] * cost)
+        else:
+            self.stats.exempt += cost
         if kind == "edit":
             ch.edits.extend([now] * cost)
         self.stats.calls += cost

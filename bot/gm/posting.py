@@ -481,7 +481,8 @@ class PostingMixin(Base):
                 # An edit a post waits for (a table becoming its summary) goes as one.
                 kind: Kind = "post" if posts or i in urgent else "edit"
                 cost = _cost(item, unit.payload, known)
-                wait = pacer.wait(channel, kind, cost) if cost else 0.0
+                counted = not self._exempt(item, known)
+                wait = pacer.wait(channel, kind, cost, counted) if cost else 0.0
                 if wait > 0:
                     complete = False
                     for row in unit.rows:
@@ -493,7 +494,7 @@ class PostingMixin(Base):
                         held.add((channel, item.role))
                     continue
                 if cost:
-                    pacer.spend(channel, kind, cost)
+                    pacer.spend(channel, kind, cost, counted)
             try:
                 done = await self._deliver(item, unit.payload, unit.replaces, known)
             except Exception:
@@ -510,6 +511,14 @@ class PostingMixin(Base):
             if pacer is not None:
                 self._wake_later(channel, mid, pacer.refused(channel))
         return complete
+
+    def _exempt(self, item: OutboxItem, known: dict[str, tuple[int, int]]) -> bool:
+        """An edit of a posted message the publisher can make through a click's token,
+        which Discord does not count in the bot's global limit (``Publisher.exempt``)."""
+        if item.kind != "edit" or item.role is None or item.role not in known:
+            return False
+        exempt = getattr(self.publisher, "exempt", None)
+        return exempt is not None and bool(exempt(known[item.role][1]))
 
     def _wake_later(self, channel_id: int, mid: int, delay: float) -> None:
         """Flush ``mid`` again in ``delay`` seconds, when ``channel_id`` may speak again.

@@ -49,6 +49,10 @@ class Publisher(Protocol):
         :class:`RetryLater` when Discord is only busy (the outbox tries again)."""
         ...
 
+    # Optional: ``exempt(message_id) -> bool``, whether ``edit`` of that message can go
+    # through an interaction's token now (Discord does not count those calls in the bot's
+    # global rate limit, so the pacing spends only the channel's budget on them).
+
     async def dm(self, user_id: int, msg: Msg) -> DmResult: ...
 
     async def retire(self, channel_id: int, message_id: int) -> bool:

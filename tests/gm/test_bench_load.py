@@ -63,6 +63,8 @@ async def test_a_small_run_plays_every_game_and_prints_every_figure(bench: Modul
     assert fig["channel_budget_per_s"] == 40
     ceiling = fig["discord_ceiling_clicks_per_s"]
     assert ceiling == pytest.approx(40 / fig["channel_calls_per_click"])
+    # Table edits through the token of a click on the table: outside that budget.
+    assert fig["token_edits_per_click"] > 0
     # All five games are live and each costs a plausible amount of memory.
     assert set(fig["kb_per_match"]) == set(bench.GAMES)
     for game, kb in fig["kb_per_match"].items():

@@ -103,6 +103,26 @@ def test_the_global_limit_holds_every_channel() -> None:
     assert pacer.wait(99, "post") == 0
 
 
+def test_an_edit_through_a_clicks_token_spends_only_its_channels_budget() -> None:
+    """Discord does not count interaction endpoints in a bot's global limit: such an edit
+    (``counted=False``) neither waits for nor takes the global budget, but it is paced in
+    its channel like any edit, so the table is still redrawn steadily."""
+    clock = ManualClock()
+    lim = PaceLimits(global_calls=2, global_window=1.0)
+    pacer = Pacer(clock, lim)
+    pacer.spend(1, "post")
+    pacer.spend(2, "post")
+    assert pacer.wait(CHANNEL, "edit") == pytest.approx(1.0)  # the global budget is spent
+    assert pacer.wait(CHANNEL, "edit", counted=False) == 0
+    pacer.spend(CHANNEL, "edit", counted=False)
+    pacer.spend(CHANNEL, "edit", counted=False)
+    assert pacer.wait(CHANNEL, "edit", counted=False) == pytest.approx(2 * lim.edit_gap)
+    clock.advance(1.0)
+    assert pacer.wait(99, "post") == 0  # the exempt edits took nothing of the global budget
+    assert (pacer.stats.calls, pacer.stats.exempt) == (4, 2)
+    assert pacer.stats.summary()["exempt"] == 2
+
+
 @pytest.mark.parametrize("seed", range(20))
 def test_no_window_ever_holds_more_calls_than_allowed(seed: int) -> None:
     """A greedy sender (every call as soon as the pacer allows it), random arrivals over
@@ -418,6 +438,29 @@ async def test_a_refused_call_is_retried_after_a_back_off_and_not_lost(
     assert [c.content for c in channel.calls] == ["t0", "t1", "t2"]
     assert channel.posts() == ["t2"]
     assert gm.pacer is not None and gm.pacer.stats.refused == 1
+
+
+async def test_edits_a_clicks_token_can_make_take_nothing_of_the_global_budget(
+    rig: tuple[GameMaster, Channel, ManualClock, int],
+) -> None:
+    """The publisher says which messages it can edit through a click's token
+    (``exempt``): their edits are paced in the channel only; a post, or an edit of a
+    message without such a token, takes the global budget as before."""
+    gm, channel, clock, mid = rig
+    assert gm.pacer is not None
+    gm.pacer.limits = PaceLimits(edit_burst=1, global_calls=1)
+    exempt: set[int] = set()
+    channel.exempt = lambda message_id: message_id in exempt  # type: ignore[attr-defined]
+    assert await _out(gm, mid, _table("t0", b"img"))  # the post takes the global call
+    exempt.add(channel.order[-1])
+    assert await _out(gm, mid, _table("t1"))  # through the token: not held by it
+    assert [c.content for c in channel.calls] == ["t0", "t1"]
+    assert (gm.pacer.stats.calls, gm.pacer.stats.exempt) == (2, 1)
+    clock.advance(PaceLimits().edit_gap)  # the channel's spacing of edits (burst 1)
+    exempt.clear()  # the token grew too old: the channel's route, counted again
+    assert await _out(gm, mid, _table("t2"))
+    assert not await _out(gm, mid, Out("post", Msg(content="p")))  # the global call is spent
+    assert gm.pacer.stats.exempt == 1
 
 
 async def test_a_wake_delivers_held_rows_in_real_time(tmp_path: Path) -> None:
