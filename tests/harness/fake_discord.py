@@ -1480,7 +1480,11 @@ class FakeDiscord:
                     "response_message_ephemeral": msg.ephemeral,
                 }
             )
-            result["resource"] = {"type": kind, "message": msg.to_json()}
+            # Discord returns the message only for these two (its interaction callback
+            # resource object): a deferral's answer carries none.
+            result["resource"] = {"type": kind}
+            if kind in (4, 7):
+                result["resource"]["message"] = msg.to_json()
         elif kind is not None:
             result["resource"] = {"type": kind}
         return 200, result
