@@ -26,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import copy
+import functools
 import json
 import mimetypes
 import re
@@ -34,6 +35,7 @@ import types
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import unquote
 
 import discord
 import discord.http
@@ -211,11 +213,11 @@ class FakeMessage:
             "mentions": [],
             "mention_roles": [],
             "mention_channels": [],
-            "attachments": copy.deepcopy(self.attachments),
-            "embeds": copy.deepcopy(self.embeds),
+            "attachments": P.clone_json(self.attachments),
+            "embeds": P.clone_json(self.embeds),
             "pinned": self.pinned,
             "flags": self.flags,
-            "components": copy.deepcopy(self.components),
+            "components": P.clone_json(self.components),
             "reactions": [],
         }
         if self.guild_id is not None:
@@ -224,9 +226,9 @@ class FakeMessage:
             data["webhook_id"] = str(self.webhook_id)
             data["application_id"] = str(self.webhook_id)
         if self.interaction_meta is not None:
-            data["interaction_metadata"] = copy.deepcopy(self.interaction_meta)
+            data["interaction_metadata"] = P.clone_json(self.interaction_meta)
         if self.thread_json is not None:
-            data["thread"] = copy.deepcopy(self.thread_json)
+            data["thread"] = P.clone_json(self.thread_json)
         return data
 
 
@@ -948,7 +950,7 @@ class FakeDiscord:
             method=route.method,
             route_template=route.path,
             path=path,
-            json=copy.deepcopy(body),
+            json=P.clone_json(body),
             files=_read_files(files),
             params=dict(params) if params else None,
             reason=reason,
@@ -1092,14 +1094,14 @@ class FakeDiscord:
     ) -> None:
         body = body or {}
         if not creating:
-            msg.edits.append(copy.deepcopy(body))
+            msg.edits.append(P.clone_json(body))
             msg.edited = True
         if "content" in body:
             msg.content = body["content"] or ""
         if "embeds" in body:
             msg.embeds = [dict(e, type=e.get("type", "rich")) for e in body["embeds"] or []]
         if "components" in body:
-            msg.components = copy.deepcopy(body["components"] or [])
+            msg.components = P.clone_json(body["components"] or [])
         if "flags" in body and body["flags"] is not None:
             keep = msg.flags & (P.EPHEMERAL if not creating else 0)
             msg.flags = (body["flags"] & ~P.LOADING) | keep
@@ -1418,7 +1420,7 @@ class FakeDiscord:
         kind = body.get("type")
         data = body.get("data") or {}
         if fi.callbacks:
-            fi.callbacks.append(copy.deepcopy(body))
+            fi.callbacks.append(P.clone_json(body))
             self.violations.append(
                 f"interaction {fi.id} acknowledged twice (callback types {[c['type'] for c in fi.callbacks]})"
             )
@@ -1438,7 +1440,7 @@ class FakeDiscord:
                 f"callback type {kind} needs a component message (interaction {fi.id})"
             )
         loop = asyncio.get_running_loop()
-        fi.callbacks.append(copy.deepcopy(body))
+        fi.callbacks.append(P.clone_json(body))
         fi.acked_at = loop.time()
         fi.ack_seq = call.seq
         meta = {
@@ -1584,14 +1586,18 @@ class FakeDiscord:
         return 204, None
 
 
-def _path_params(template: str, path: str) -> dict[str, str]:
+@functools.lru_cache(maxsize=256)
+def _template_regex(template: str) -> tuple[list[str], re.Pattern[str]]:
+    """A route template's parameter names and the pattern of its paths (built once)."""
     names = re.findall(r"{(\w+)}", template)
-    regex = "^" + re.sub(r"\\{\w+\\}", "([^/]+)", re.escape(template)) + "$"
-    m = re.match(regex, path.split("?")[0])
+    return names, re.compile("^" + re.sub(r"\\{\w+\\}", "([^/]+)", re.escape(template)) + "$")
+
+
+def _path_params(template: str, path: str) -> dict[str, str]:
+    names, regex = _template_regex(template)
+    m = regex.match(path.split("?")[0])
     if not m:
         return {}
-    from urllib.parse import unquote
-
     return {n: unquote(v) for n, v in zip(names, m.groups(), strict=True)}
 
 

@@ -15,6 +15,8 @@ from __future__ import annotations
 import datetime as dt
 import itertools
 from collections.abc import Iterable, Mapping, Sequence
+from json import dumps as _json_dumps
+from json import loads as _json_loads
 from typing import Any
 
 import discord
@@ -817,3 +819,12 @@ def message(
         data["webhook_id"] = str(application_id)
         data["application_id"] = str(application_id)
     return data
+
+
+def clone_json(data: Any) -> Any:
+    """A deep copy of JSON data (what Discord sends or receives): a JSON round trip,
+    several times faster than ``copy.deepcopy`` on payloads, which the load benchmark
+    spends the bot's core on at every call."""
+    if data is None:
+        return None
+    return _json_loads(_json_dumps(data))
