@@ -23,11 +23,14 @@ The rules, per channel (a thread is a channel of its own):
   own retries, a 5xx), the channel is left alone for one window;
 
 and across channels at most ``global_calls`` channel calls per ``global_window``,
-below Discord's global limit (the rest is left to DMs, which are not paced). An edit
-that goes through the token of a recent click on the message (see
-:mod:`cogs.publisher`) is an interaction call, which Discord does not count in that
-limit: it is paced in its channel like any edit (the table is still redrawn steadily)
-but takes nothing of the global budget (``counted=False``).
+below Discord's global limit (the rest is left to DMs, which are not paced).
+
+An edit that goes through the token of a recent click on the message (see
+:mod:`cogs.publisher`, ``counted=False``) is an interaction webhook call: Discord counts
+it neither in the global limit nor in the channel's bucket, but in the webhook's own
+(about 5 calls per 2 seconds per token). Such edits take nothing of the budgets above;
+per channel, at most ``token_calls`` of them go in any ``token_window`` seconds (a
+table's edits mostly share the token of its latest click).
 
 Not paced: the answer to an interaction (the clicker's own confirmation and prompts go
 through the interaction's token, which Discord does not count in these limits) and DM
@@ -70,6 +73,10 @@ class PaceLimits:
     """Channel calls allowed in any ``global_window`` seconds in all (Discord: about 50 per
     second, of which DMs and thread creation take the rest)."""
     global_window: float = 1.0
+    token_calls: int = 4
+    """Edits through a click's token allowed in any ``token_window`` seconds in one channel
+    (Discord: about 5 per 2 s per webhook token, which a table's edits mostly share)."""
+    token_window: float = 2.0
 
     def __post_init__(self) -> None:
         if self.calls < 1 or self.window <= 0 or self.global_calls < 1:
@@ -78,6 +85,8 @@ class PaceLimits:
             raise ValueError("post_reserve must leave edits at least one call per window")
         if self.edit_burst < 1:
             raise ValueError("edit_burst must let at least one edit through")
+        if self.token_calls < 1 or self.token_window <= 0:
+            raise ValueError("token edits need at least one call per positive window")
 
     @property
     def edit_calls(self) -> int:
@@ -150,6 +159,8 @@ class _Channel:
     """Times of the channel's edits of the last ``edit_burst * edit_gap`` seconds."""
     quiet_until: float = float("-inf")
     """No call before this (Discord refused one)."""
+    tokens: deque[float] = field(default_factory=deque)
+    """Times of the channel's edits through a click's token of the last ``token_window``."""
 
 
 class Pacer:
@@ -175,13 +186,17 @@ class Pacer:
     def wait(self, channel_id: int, kind: Kind, cost: int = 1, counted: bool = True) -> float:
         """Seconds before ``cost`` calls of ``kind`` may be made in ``channel_id`` (0: now).
 
-        ``counted``: the calls count in Discord's global limit (False: an edit through a
-        click's token, paced in its channel only)."""
+        ``counted``: a channel call, in the channel's and the global budgets (False: an
+        edit through a click's token, in its own budget only)."""
         lim = self.limits
         now = self.now()
         ch = self._channels.get(channel_id)
         due = now
-        if ch is not None:
+        if ch is not None and not counted:
+            due = max(due, ch.quiet_until)
+            self._expire(ch.tokens, now, lim.token_window)
+            due = max(due, _free_at(ch.tokens, lim.token_calls, cost, lim.token_window))
+        elif ch is not None:
             self._expire(ch.recent, now, lim.window)
             due = max(due, ch.quiet_until)
             room = lim.calls if kind == "post" else lim.edit_calls
@@ -202,13 +217,14 @@ class Pacer:
         ch = self._channels.get(channel_id)
         if ch is None:
             ch = self._channels[channel_id] = _Channel()
-        ch.recent.extend([now] * cost)
         if counted:
+            ch.recent.extend([now] * cost)
             self._global.extend([now] * cost)
+            if kind == "edit":
+                ch.edits.extend([now] * cost)
         else:
+            ch.tokens.extend([now] * cost)
             self.stats.exempt += cost
-        if kind == "edit":
-            ch.edits.extend([now] * cost)
         self.stats.calls += cost
         self._since_prune += cost
         if self._since_prune >= PRUNE_EVERY:
@@ -259,6 +275,7 @@ class Pacer:
             if (not ch.recent or ch.recent[-1] <= now - window)
             and ch.quiet_until <= now
             and (not ch.edits or ch.edits[-1] <= now - self.limits.burst * self.limits.edit_gap)
+            and (not ch.tokens or ch.tokens[-1] <= now - self.limits.token_window)
         ]
         for cid in idle:
             del self._channels[cid]

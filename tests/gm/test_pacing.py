@@ -103,24 +103,30 @@ def test_the_global_limit_holds_every_channel() -> None:
     assert pacer.wait(99, "post") == 0
 
 
-def test_an_edit_through_a_clicks_token_spends_only_its_channels_budget() -> None:
-    """Discord does not count interaction endpoints in a bot's global limit: such an edit
-    (``counted=False``) neither waits for nor takes the global budget, but it is paced in
-    its channel like any edit, so the table is still redrawn steadily."""
+def test_an_edit_through_a_clicks_token_has_a_budget_of_its_own() -> None:
+    """Discord counts an interaction webhook call neither in a bot's global limit nor in
+    the channel's bucket (``counted=False``): such edits neither wait for nor take those
+    budgets, and at most ``token_calls`` of them go in any ``token_window`` per channel
+    (below the webhook's own limit of about 5 per 2 s)."""
     clock = ManualClock()
     lim = PaceLimits(global_calls=2, global_window=1.0)
     pacer = Pacer(clock, lim)
-    pacer.spend(1, "post")
-    pacer.spend(2, "post")
+    pacer.spend(CHANNEL, "post")
+    pacer.spend(CHANNEL, "edit")
     assert pacer.wait(CHANNEL, "edit") == pytest.approx(1.0)  # the global budget is spent
     assert pacer.wait(CHANNEL, "edit", counted=False) == 0
-    pacer.spend(CHANNEL, "edit", counted=False)
-    pacer.spend(CHANNEL, "edit", counted=False)
-    assert pacer.wait(CHANNEL, "edit", counted=False) == pytest.approx(2 * lim.edit_gap)
+    for _ in range(lim.token_calls):
+        assert pacer.wait(CHANNEL, "edit", counted=False) == 0
+        pacer.spend(CHANNEL, "edit", counted=False)
+        clock.advance(0.1)
+    wait = lim.token_window - 0.1 * lim.token_calls
+    assert pacer.wait(CHANNEL, "edit", counted=False) == pytest.approx(wait)
+    assert pacer.wait(OTHER, "edit", counted=False) == 0  # another channel's table
     clock.advance(1.0)
-    assert pacer.wait(99, "post") == 0  # the exempt edits took nothing of the global budget
-    assert (pacer.stats.calls, pacer.stats.exempt) == (4, 2)
-    assert pacer.stats.summary()["exempt"] == 2
+    assert pacer.wait(99, "post") == 0  # the token edits took nothing of the global budget
+    assert pacer.wait(CHANNEL, "post") == 0  # nor of the channel's
+    assert (pacer.stats.calls, pacer.stats.exempt) == (2 + lim.token_calls, lim.token_calls)
+    assert pacer.stats.summary()["exempt"] == lim.token_calls
 
 
 @pytest.mark.parametrize("seed", range(20))
@@ -456,7 +462,7 @@ async def test_edits_a_clicks_token_can_make_take_nothing_of_the_global_budget(
     assert await _out(gm, mid, _table("t1"))  # through the token: not held by it
     assert [c.content for c in channel.calls] == ["t0", "t1"]
     assert (gm.pacer.stats.calls, gm.pacer.stats.exempt) == (2, 1)
-    clock.advance(PaceLimits().edit_gap)  # the channel's spacing of edits (burst 1)
+    clock.advance(1.0)
     exempt.clear()  # the token grew too old: the channel's route, counted again
     assert await _out(gm, mid, _table("t2"))
     assert not await _out(gm, mid, Out("post", Msg(content="p")))  # the global call is spent
