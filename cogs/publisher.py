@@ -74,8 +74,8 @@ class DiscordPublisher:
 
     def exempt(self, message_id: int) -> bool:
         """Whether an edit of ``message_id`` can go through a click's token now, which
-        Discord does not count in the bot's global rate limit (the pacing then spends
-        only the channel's own budget)."""
+        Discord counts neither in the bot's global rate limit nor in the channel's (the
+        pacing gives such edits a budget of their own)."""
         return self._handle(message_id) is not None
 
     async def _edit_by_token(self, message_id: int, msg: Msg) -> bool | None:

@@ -50,8 +50,8 @@ class Publisher(Protocol):
         ...
 
     # Optional: ``exempt(message_id) -> bool``, whether ``edit`` of that message can go
-    # through an interaction's token now (Discord does not count those calls in the bot's
-    # global rate limit, so the pacing spends only the channel's budget on them).
+    # through an interaction's token now (Discord counts those calls neither in the bot's
+    # global rate limit nor in the channel's: the pacing gives them a budget of their own).
 
     async def dm(self, user_id: int, msg: Msg) -> DmResult: ...
 
