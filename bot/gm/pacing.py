@@ -27,8 +27,9 @@ below Discord's global limit (the rest is left to DMs, which are not paced).
 
 An edit that goes through the token of a recent click on the message (see
 :mod:`cogs.publisher`, ``counted=False``) is an interaction webhook call: Discord counts
-it neither in the global limit nor in the channel's bucket, but in the webhook's own
-(about 5 calls per 2 seconds per token). Such edits take nothing of the budgets above;
+it neither in the global limit nor in the channel's bucket, but in the webhook token's
+own bucket (its size comes in Discord's rate-limit headers, which discord.py follows;
+Discord does not publish it). Such edits take nothing of the budgets above;
 per channel, at most ``token_calls`` of them go in any ``token_window`` seconds (a
 table's edits mostly share the token of its latest click).
 
@@ -75,7 +76,8 @@ class PaceLimits:
     global_window: float = 1.0
     token_calls: int = 4
     """Edits through a click's token allowed in any ``token_window`` seconds in one channel
-    (Discord: about 5 per 2 s per webhook token, which a table's edits mostly share)."""
+    (a table's edits mostly share the token of its latest click, whose bucket discord.py
+    follows from Discord's headers: this keeps a busy table from leaning on it)."""
     token_window: float = 2.0
 
     def __post_init__(self) -> None:

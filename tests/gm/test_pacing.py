@@ -107,7 +107,7 @@ def test_an_edit_through_a_clicks_token_has_a_budget_of_its_own() -> None:
     """Discord counts an interaction webhook call neither in a bot's global limit nor in
     the channel's bucket (``counted=False``): such edits neither wait for nor take those
     budgets, and at most ``token_calls`` of them go in any ``token_window`` per channel
-    (below the webhook's own limit of about 5 per 2 s)."""
+    (the token's own bucket is Discord's, followed by discord.py)."""
     clock = ManualClock()
     lim = PaceLimits(global_calls=2, global_window=1.0)
     pacer = Pacer(clock, lim)
