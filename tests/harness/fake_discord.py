@@ -131,6 +131,10 @@ class Call:
         return f"<Call #{self.seq} {via} {self.method} {self.path} -> {self.statuses}>"
 
 
+def _same(data: Any) -> Any:
+    return data
+
+
 @dataclass
 class FakeMessage:
     """Discord's view of one message: what was sent, then each edit applied."""
@@ -198,8 +202,12 @@ class FakeMessage:
                 parts.append(c.get("content") or "")
         return "\n".join(p for p in parts if p)
 
-    def to_json(self) -> Json:
-        """The message object as Discord returns it (and embeds in interactions)."""
+    def to_json(self, copy: bool = True) -> Json:
+        """The message object as Discord returns it (and embeds in interactions).
+
+        ``copy=False``: its lists and objects are the message's own, for an answer that
+        is serialized at once (the fake replaces them on an edit, never changes them)."""
+        clone = P.clone_json if copy else _same
         data: Json = {
             "id": str(self.id),
             "channel_id": str(self.channel_id),
@@ -213,11 +221,11 @@ class FakeMessage:
             "mentions": [],
             "mention_roles": [],
             "mention_channels": [],
-            "attachments": P.clone_json(self.attachments),
-            "embeds": P.clone_json(self.embeds),
+            "attachments": clone(self.attachments),
+            "embeds": clone(self.embeds),
             "pinned": self.pinned,
             "flags": self.flags,
-            "components": P.clone_json(self.components),
+            "components": clone(self.components),
             "reactions": [],
         }
         if self.guild_id is not None:
@@ -226,9 +234,9 @@ class FakeMessage:
             data["webhook_id"] = str(self.webhook_id)
             data["application_id"] = str(self.webhook_id)
         if self.interaction_meta is not None:
-            data["interaction_metadata"] = P.clone_json(self.interaction_meta)
+            data["interaction_metadata"] = clone(self.interaction_meta)
         if self.thread_json is not None:
-            data["thread"] = P.clone_json(self.thread_json)
+            data["thread"] = clone(self.thread_json)
         return data
 
 
@@ -950,7 +958,7 @@ class FakeDiscord:
             method=route.method,
             route_template=route.path,
             path=path,
-            json=P.clone_json(body),
+            json=body,  # discord.py builds each request's payload afresh, never changes it
             files=_read_files(files),
             params=dict(params) if params else None,
             reason=reason,
@@ -1302,15 +1310,15 @@ class FakeDiscord:
             meta["archived"] = False  # sending unarchives a thread
         msg = self._message_from_payload(cid, call.json or {}, call.files)
         ch["last_message_id"] = str(msg.id)
-        return 200, msg.to_json()
+        return 200, msg.to_json(copy=False)
 
     def _get_message(self, call: Call, channel_id: str, message_id: str) -> tuple[int, Any]:
-        return 200, self._message_or_404(int(channel_id), int(message_id)).to_json()
+        return 200, self._message_or_404(int(channel_id), int(message_id)).to_json(copy=False)
 
     def _edit_message(self, call: Call, channel_id: str, message_id: str) -> tuple[int, Any]:
         msg = self._message_or_404(int(channel_id), int(message_id))
         self._apply_edit(msg, call.json, call.files)
-        return 200, msg.to_json()
+        return 200, msg.to_json(copy=False)
 
     def _delete_message(self, call: Call, channel_id: str, message_id: str) -> tuple[int, Any]:
         msg = self._message_or_404(int(channel_id), int(message_id))
@@ -1330,7 +1338,7 @@ class FakeDiscord:
             picked = msgs[:limit]
         else:
             picked = msgs[-limit:] if limit else []
-        return 200, [m.to_json() for m in reversed(picked)]  # newest first, as Discord
+        return 200, [m.to_json(copy=False) for m in reversed(picked)]  # newest first, as Discord
 
     def _pin(self, call: Call, channel_id: str, message_id: str) -> tuple[int, Any]:
         msg = self._message_or_404(int(channel_id), int(message_id))
@@ -1486,7 +1494,7 @@ class FakeDiscord:
             # resource object): a deferral's answer carries none.
             result["resource"] = {"type": kind}
             if kind in (4, 7):
-                result["resource"]["message"] = msg.to_json()
+                result["resource"]["message"] = msg.to_json(copy=False)
         elif kind is not None:
             result["resource"] = {"type": kind}
         return 200, result
@@ -1540,7 +1548,7 @@ class FakeDiscord:
             eph = original.flags & P.EPHEMERAL
             self._apply_edit(original, body, call.files)
             original.flags = (original.flags & ~P.LOADING) | eph
-            return 200, original.to_json()
+            return 200, original.to_json(copy=False)
         msg = self._message_from_payload(fi.channel_id, body, call.files)
         msg.webhook_id = self.application_id
         msg.interaction_id = fi.id
@@ -1548,7 +1556,7 @@ class FakeDiscord:
         if msg.flags & P.EPHEMERAL:
             msg.ephemeral_for = fi.user_id
         fi.followup_ids.append(msg.id)
-        return 200, msg.to_json()
+        return 200, msg.to_json(copy=False)
 
     def _webhook_message(self, call: Call, fi: FakeInteraction, message_id: str) -> FakeMessage:
         if message_id == "@original":
@@ -1565,7 +1573,7 @@ class FakeDiscord:
         self, call: Call, webhook_id: str, webhook_token: str, message_id: str = "@original"
     ) -> tuple[int, Any]:
         fi = self._interaction_for_webhook(call, webhook_id, webhook_token)
-        return 200, self._webhook_message(call, fi, message_id).to_json()
+        return 200, self._webhook_message(call, fi, message_id).to_json(copy=False)
 
     def _edit_webhook_message(
         self, call: Call, webhook_id: str, webhook_token: str, message_id: str = "@original"
@@ -1575,7 +1583,7 @@ class FakeDiscord:
         eph = msg.flags & P.EPHEMERAL
         self._apply_edit(msg, call.json, call.files)
         msg.flags = (msg.flags & ~P.LOADING) | eph
-        return 200, msg.to_json()
+        return 200, msg.to_json(copy=False)
 
     def _delete_webhook_message(
         self, call: Call, webhook_id: str, webhook_token: str, message_id: str = "@original"

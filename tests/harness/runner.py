@@ -327,7 +327,8 @@ async def dispatch(client: discord.Client, payload: Json) -> FakeInteraction | N
     fi = fake.register_interaction(payload) if fake is not None else None
     token = CURRENT_INTERACTION.set(int(payload["id"]))
     try:
-        client._connection.parse_interaction_create(P.clone_json(payload))
+        # Not copied: discord.py only reads it, and each payload is built afresh.
+        client._connection.parse_interaction_create(payload)
     finally:
         CURRENT_INTERACTION.reset(token)
     await asyncio.sleep(0)
