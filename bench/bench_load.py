@@ -248,6 +248,8 @@ class Stats:
     public_calls: int = 0
     timeouts: int = 0
     client_errors: Counter[str] = field(default_factory=Counter)
+    refused_answers: int = 0
+    """Answers the game refused (a random allocation it cannot take), then the AI's."""
     matches_started: int = 0
     matches_ended: int = 0
     held: list[tuple[int, float, float]] = field(default_factory=list)
@@ -449,6 +451,9 @@ class Client:
         self.table_channel = self.channel_id
         """Where the match's table is: the slot's channel, or the match's own thread."""
         self.round = 0
+        self.answered: tuple[int | None, str] | None = None
+        """The last decision this client answered (match, key): still pending at the next
+        step means the game refused the answer (a random allocation it cannot pay)."""
 
     def table(self) -> tuple[int, FakeMessage]:
         """The newest table of the slot (its channel and its threads) and where it is."""
@@ -499,9 +504,16 @@ class Client:
             return
         x = humans[0]
         user = d.user_by_id(match.seats[x.seat].user_id)
+        again = self.answered == (self.mid, x.key)
+        self.answered = (self.mid, x.key)
+        if again and self.d.measuring:
+            self.d.stats.refused_answers += 1
         if x.structured:
-            choice = random_choice(x, self.rnd) or match.ai_choice(x)
-            await d.answer_draft(user, x, choice, channel_id=self.table_channel)
+            # A random allocation the game refused is not tried again and again (clicks
+            # that change nothing): the AI's answer, which the game takes, goes instead.
+            # The draft kept what the refused answer entered: every amount is set again.
+            choice = (None if again else random_choice(x, self.rnd)) or match.ai_choice(x)
+            await d.answer_draft(user, x, choice, channel_id=self.table_channel, every_amount=again)
         else:
             option = (
                 no_tiebreak(x, self.rnd)
@@ -690,6 +702,7 @@ async def measure(
         cpu_busy=cpu / wall / max(1, cores),
         timeouts=s.timeouts,
         client_errors=dict(s.client_errors),
+        refused_answers=s.refused_answers,
         matches_started=s.matches_started,
         matches_ended=s.matches_ended,
         violations=len(d.fake.violations),
@@ -954,6 +967,7 @@ def report(fig: dict[str, Any]) -> str:
         f"(worst {fig['full_gc_worst_ms']:.0f} ms, start-up frozen and AI workers started before the clicks: {fig['long_lived']}); "
         f"{fig['timeouts']} clicks not done in {CLICK_TIMEOUT:.0f} s; "
         f"client errors {fig['client_errors'] or 'none'}; "
+        f"{fig.get('refused_answers', 0)} answers the game refused (then the AI's); "
         f"{fig['unattributed_calls']} Discord calls outside clicks; "
         f"{fig['held_clicks']} clicks shown by a paced flush another click armed "
         f"({fig['held_unresolved']} not shown by the end, counted until then); "

@@ -307,10 +307,19 @@ class Driver:
         return await self.choose_in(user, prompt, decision, option_id)
 
     async def answer_draft(
-        self, user: Json, decision: Decision, choice: Choice, *, channel_id: int | None = None
+        self,
+        user: Json,
+        decision: Decision,
+        choice: Choice,
+        *,
+        channel_id: int | None = None,
+        every_amount: bool = False,
     ) -> FakeInteraction:
         """Build a structured answer (Many, Order, Allocation) in its draft prompt, as a
-        player does: the public button (in any language), each option or amount, then Confirm."""
+        player does: the public button (in any language), each option or amount, then Confirm.
+
+        An amount at its quantity's minimum is not entered (a fresh draft starts there),
+        unless ``every_amount``: a draft the game refused keeps what was entered in it."""
         board = self.round_message(channel_id)
         hand = next(c for c in self.fake.components(board) if ":hand:" in c["custom_id"])
         fi = await self.click(user, board, hand["custom_id"])
@@ -336,7 +345,7 @@ class Driver:
         if isinstance(ask, Allocation):
             for qi, q in enumerate(ask.quantities):
                 amount = (choice.amounts or {}).get(q.id, q.min)
-                if amount == q.min:
+                if amount == q.min and not every_amount:
                     continue
                 focus = find("dsel", ".f")
                 if focus is not None:
