@@ -854,7 +854,8 @@ def ramp_table(rows: list[dict[str, Any]]) -> list[str]:
             f"1 s: {best_own['clicks_per_s']:.1f} clicks/s (clients thinking "
             f"{best_own['think']:.2f} s on average)."
             if best_own
-            else "No step of the ramp kept the click's own public change p95 within 1 s."
+            else "No step of the ramp kept the click's own public change (before any AI reply) "
+            "p95 within 1 s."
         ),
     ]
 

@@ -81,6 +81,7 @@ async def test_a_small_run_plays_every_game_and_prints_every_figure(bench: Modul
         "memory per live mad-arena match",
         "bot process (harness) / AI workers / drawing workers",
         "| think (mean) | clicks/s | channel calls/s | result p50 / p95 | own change p95 |",
+        # Either "Sustained with..." or "No step of the ramp kept..." (a loaded machine).
         "the click's own public change (before any AI reply) p95 within 1 s",
         "table edits per click through a click's token",
         ">= 150",
