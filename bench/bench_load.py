@@ -261,7 +261,8 @@ class Stats:
 def is_public(call: Call, fake: FakeDiscord, fi: FakeInteraction) -> bool:
     """A call of click ``fi`` that changes what a channel shows everyone: a post, edit or
     deletion in a guild channel or thread (not a DM), a non-ephemeral interaction reply,
-    or an update of a public message (the clicked one, or the reply's own)."""
+    or an update of a public message (the clicked one, the reply's own, or one edited
+    through another click's token)."""
     if call.method not in ("POST", "PATCH", "DELETE"):
         return False
     parts = call.path.split("/")
@@ -279,13 +280,8 @@ def is_public(call: Call, fake: FakeDiscord, fi: FakeInteraction) -> bool:
     if call.route_template.startswith("/webhooks/"):
         if call.method == "POST":  # a followup
             return not (body.get("flags") or 0) & P.EPHEMERAL
-        # The token may be another click's: a table edited through it (cogs.publisher).
-        owner = fake.interaction_of_token(parts[3]) if len(parts) > 3 else None
-        owner = owner or fi
-        target = owner.original_message_id if parts[-1] == "@original" else None
-        if target is None and parts[-1].isdigit():
-            target = int(parts[-1])
-        message = fake.messages.get(target or 0)
+        # The message edited, through this click's token or another's (cogs.publisher).
+        message = fake.messages.get(fake.target_of(call) or 0)
         return message is not None and not message.ephemeral
     return False
 
