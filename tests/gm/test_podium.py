@@ -12,7 +12,7 @@ from bot.engine.events import RollEvent
 from bot.gm.ending import has_dice
 
 
-def played(game: str, seats: int, **options: object) -> Match:
+def played(game: str, seats: int) -> Match:
     m = Match.create(game, [SeatSpec(name=f"P{i}", ai=True) for i in range(seats)], seed="podium")
     rnd = random.Random(0)
     while not m.over:

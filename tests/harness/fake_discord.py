@@ -202,12 +202,12 @@ class FakeMessage:
                 parts.append(c.get("content") or "")
         return "\n".join(p for p in parts if p)
 
-    def to_json(self, copy: bool = True) -> Json:
+    def to_json(self, fresh: bool = True) -> Json:
         """The message object as Discord returns it (and embeds in interactions).
 
-        ``copy=False``: its lists and objects are the message's own, for an answer that
+        ``fresh=False``: its lists and objects are the message's own, for an answer that
         is serialized at once (the fake replaces them on an edit, never changes them)."""
-        clone = P.clone_json if copy else _same
+        clone = P.clone_json if fresh else _same
         data: Json = {
             "id": str(self.id),
             "channel_id": str(self.channel_id),
@@ -1310,15 +1310,15 @@ class FakeDiscord:
             meta["archived"] = False  # sending unarchives a thread
         msg = self._message_from_payload(cid, call.json or {}, call.files)
         ch["last_message_id"] = str(msg.id)
-        return 200, msg.to_json(copy=False)
+        return 200, msg.to_json(fresh=False)
 
     def _get_message(self, call: Call, channel_id: str, message_id: str) -> tuple[int, Any]:
-        return 200, self._message_or_404(int(channel_id), int(message_id)).to_json(copy=False)
+        return 200, self._message_or_404(int(channel_id), int(message_id)).to_json(fresh=False)
 
     def _edit_message(self, call: Call, channel_id: str, message_id: str) -> tuple[int, Any]:
         msg = self._message_or_404(int(channel_id), int(message_id))
         self._apply_edit(msg, call.json, call.files)
-        return 200, msg.to_json(copy=False)
+        return 200, msg.to_json(fresh=False)
 
     def _delete_message(self, call: Call, channel_id: str, message_id: str) -> tuple[int, Any]:
         msg = self._message_or_404(int(channel_id), int(message_id))
@@ -1338,7 +1338,7 @@ class FakeDiscord:
             picked = msgs[:limit]
         else:
             picked = msgs[-limit:] if limit else []
-        return 200, [m.to_json(copy=False) for m in reversed(picked)]  # newest first, as Discord
+        return 200, [m.to_json(fresh=False) for m in reversed(picked)]  # newest first, as Discord
 
     def _pin(self, call: Call, channel_id: str, message_id: str) -> tuple[int, Any]:
         msg = self._message_or_404(int(channel_id), int(message_id))
@@ -1494,7 +1494,7 @@ class FakeDiscord:
             # resource object): a deferral's answer carries none.
             result["resource"] = {"type": kind}
             if kind in (4, 7):
-                result["resource"]["message"] = msg.to_json(copy=False)
+                result["resource"]["message"] = msg.to_json(fresh=False)
         elif kind is not None:
             result["resource"] = {"type": kind}
         return 200, result
@@ -1548,7 +1548,7 @@ class FakeDiscord:
             eph = original.flags & P.EPHEMERAL
             self._apply_edit(original, body, call.files)
             original.flags = (original.flags & ~P.LOADING) | eph
-            return 200, original.to_json(copy=False)
+            return 200, original.to_json(fresh=False)
         msg = self._message_from_payload(fi.channel_id, body, call.files)
         msg.webhook_id = self.application_id
         msg.interaction_id = fi.id
@@ -1556,7 +1556,7 @@ class FakeDiscord:
         if msg.flags & P.EPHEMERAL:
             msg.ephemeral_for = fi.user_id
         fi.followup_ids.append(msg.id)
-        return 200, msg.to_json(copy=False)
+        return 200, msg.to_json(fresh=False)
 
     def _webhook_message(self, call: Call, fi: FakeInteraction, message_id: str) -> FakeMessage:
         if message_id == "@original":
@@ -1573,7 +1573,7 @@ class FakeDiscord:
         self, call: Call, webhook_id: str, webhook_token: str, message_id: str = "@original"
     ) -> tuple[int, Any]:
         fi = self._interaction_for_webhook(call, webhook_id, webhook_token)
-        return 200, self._webhook_message(call, fi, message_id).to_json(copy=False)
+        return 200, self._webhook_message(call, fi, message_id).to_json(fresh=False)
 
     def _edit_webhook_message(
         self, call: Call, webhook_id: str, webhook_token: str, message_id: str = "@original"
@@ -1583,7 +1583,7 @@ class FakeDiscord:
         eph = msg.flags & P.EPHEMERAL
         self._apply_edit(msg, call.json, call.files)
         msg.flags = (msg.flags & ~P.LOADING) | eph
-        return 200, msg.to_json(copy=False)
+        return 200, msg.to_json(fresh=False)
 
     def _delete_webhook_message(
         self, call: Call, webhook_id: str, webhook_token: str, message_id: str = "@original"
