@@ -2,8 +2,9 @@
 
 Shared by the AI tests and ``bench/bench_arena_ai.py``, so both measure the same
 way: the engine's own :class:`Match` with fixed seeds, seats swapped between
-matches, the time of every AI answer, and how many answers each turn took (the
-clicks a player would make with the same choices).
+matches, the CPU time of every AI answer (a busy machine does not inflate it) and
+how many answers each turn took (the clicks a player would make with the same
+choices).
 """
 
 from __future__ import annotations
@@ -58,9 +59,9 @@ def play_match(players: list[str], seed: str, tally: Tally) -> int | None:
         if players[d.seat] == RANDOM:
             choice = Choice(seat=d.seat, key=d.key, option=rnd.choice(d.options).id)
         else:
-            start = time.perf_counter()
+            start = time.process_time()
             choice = match.ai_choice(d)
-            tally.times.append(time.perf_counter() - start)
+            tally.times.append(time.process_time() - start)
             turn = d.key.split(":")[0]
             per_turn[turn] = per_turn.get(turn, 0) + 1
         match.apply(choice)

@@ -1,4 +1,4 @@
-"""Seeded AI matches of Mad Arena, measured: who wins, time per decision, wasted secret moves.
+"""Seeded AI matches of Mad Arena, measured: who wins, CPU time per decision, wasted secret moves.
 
 Shared by the AI tests and ``bench/bench_mad_arena_ai.py`` so both count the
 same thing. A seat plays an AI level through :meth:`Match.ai_choice` (the
@@ -127,9 +127,9 @@ def _play_match(m: Match, levels: list[str], seed: str) -> MatchResult:
         if levels[d.seat] == RANDOM:
             choice = random_choice(d, rnd)
         else:
-            t0 = time.perf_counter()
+            t0 = time.process_time()
             choice = m.ai_choice(d)
-            times.append(time.perf_counter() - t0)
+            times.append(time.process_time() - t0)
         watch.see(m.apply(choice), state)
     out = m.outcome()
     assert out is not None
@@ -152,10 +152,10 @@ def _play_direct(seats: list[SeatSpec], mode: str, levels: list[str], seed: str)
         if levels[d.seat] == RANDOM:
             choice = random_choice(d, rnd)
         else:
-            t0 = time.perf_counter()
+            t0 = time.process_time()
             ai_rnd = random.Random(f"{seed}:{step}:{d.key}")
             choice = reply_choice(d, game.ai_choose(state, d, ai_rnd, levels[d.seat]))
-            times.append(time.perf_counter() - t0)
+            times.append(time.process_time() - t0)
         before = len(ctx.events)
         game.apply(state, check_answer(d, choice), ctx)
         watch.see(ctx.events[before:], state)
