@@ -4,6 +4,8 @@ once here from the rules, for the image, the AI and the prompts."""
 
 from __future__ import annotations
 
+import functools
+
 from pydantic import BaseModel, Field
 
 from bot.engine.game import View
@@ -128,8 +130,10 @@ class MSView(View):
     scores: dict[int, int] = Field(default_factory=dict)
 
 
+@functools.lru_cache(maxsize=1024)
 def effect_text(kind: str, place: str | None, resource: str | None, n: int) -> Text:
-    """An object's effect or a room's power, in both languages."""
+    """An object's effect or a room's power, in both languages (kept: a view shows every
+    room's power of every clan, and a Text is immutable)."""
     where = PLACE_NAMES[place] if place else Text(fr="", en="")
     fr_res = amount(n, resource, "fr") if resource else str(n)
     en_res = amount(n, resource, "en") if resource else str(n)
@@ -153,8 +157,9 @@ def effect_text(kind: str, place: str | None, resource: str | None, n: int) -> T
     return Text(fr=fr, en=en)
 
 
+@functools.lru_cache(maxsize=1024)
 def event_text(kind: str, place: str | None, resource: str | None, n: int) -> Text:
-    """An event's immediate effect (Phase Evènements), in both languages."""
+    """An event's immediate effect (Phase Evènements), in both languages (kept, as above)."""
     if kind == "lose" and resource:
         return Text(
             fr=f"chaque clan perd {amount(n, resource, 'fr')}",
