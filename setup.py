@@ -25,16 +25,24 @@ def source_digest() -> str:
     return hashlib.sha256(Path(SEARCH).read_bytes()).hexdigest()
 
 
+BUILDS = {"build", "build_ext", "bdist_wheel", "editable_wheel", "install", "develop"}
+"""Commands that build extensions; metadata (``egg_info``, ``sdist``) keeps the placeholder."""
+MYPY_FLAGS = ["--ignore-missing-imports", "--follow-imports=silent"]
+"""The build environment holds no dependency (pydantic, Pillow): the search uses none,
+and what it imports from the package is only read for its types."""
+
+
 class BuildNative(build_ext):
     """Compiles with mypyc only when extensions are really built, not for metadata."""
 
     def finalize_options(self) -> None:
-        from mypyc.build import mypycify
+        if BUILDS & set(self.distribution.commands or ()):
+            from mypyc.build import mypycify
 
-        extensions = mypycify([SEARCH], opt_level="3")
-        for ext in extensions:
-            ext.optional = True  # no compiler: a warning, and the source runs
-        self.distribution.ext_modules = extensions
+            extensions = mypycify([*MYPY_FLAGS, SEARCH], opt_level="3")
+            for ext in extensions:
+                ext.optional = True  # no compiler: a warning, and the source runs
+            self.distribution.ext_modules = extensions
         super().finalize_options()
 
     def run(self) -> None:
