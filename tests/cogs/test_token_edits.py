@@ -128,3 +128,21 @@ def test_clicks_are_remembered_only_while_their_token_is_usable() -> None:
     for i in range(P.HANDLES_KEPT + 10):
         pub.clicked(click(100 + i))
     assert len(pub._handles) == P.HANDLES_KEPT
+
+
+async def test_a_lightened_click_still_edits_the_table_through_its_token(
+    driver: Driver,
+) -> None:
+    """The load benchmark drops each handled click's JSON from the fake
+    (``FakeDiscord.lighten``): its token, its response type and its messages stay."""
+    d = driver
+    press, table_id, since = await _pick(d)
+    kind, ephemeral = press.response_type, press.ephemeral
+    d.fake.lighten(press.id)
+    assert press.payload == {} or set(press.payload) == {"authorizing_integration_owners"}
+    assert all(c.json is None for c in press.calls)
+    assert (press.response_type, press.ephemeral) == (kind, ephemeral)
+    await _choose(d, press)
+    edits = _table_edits(d, table_id, since)
+    assert edits and all(c.path.endswith(f"/{press.token}/messages/@original") for c in edits)
+    assert "has chosen" in d.fake.message(table_id).text()
