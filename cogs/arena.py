@@ -25,7 +25,7 @@ from bot.gm.present import ai_levels
 from bot.gm.retired import OpenPrompt
 from bot.i18n import lang_code, t
 from cogs.components import component_request
-from cogs.render import edit_kwargs, send_kwargs
+from cogs.render import edit_kwargs, releasing, send_kwargs
 
 if TYPE_CHECKING:
     from bot.app import ArenaBot
@@ -183,7 +183,8 @@ class Arena(commands.Cog):
         private_click = clicked is not None and clicked.flags.ephemeral
         if reply.update is not None:
             try:
-                await interaction.edit_original_response(**edit_kwargs(reply.update))
+                with releasing(edit_kwargs(reply.update)) as kwargs:
+                    await interaction.edit_original_response(**kwargs)
             except discord.HTTPException as exc:
                 log.warning("could not update the clicked message: %s %s", exc.status, exc.code)
             else:
@@ -203,9 +204,8 @@ class Arena(commands.Cog):
             self.gm.prompt_kept(clicked.id, held)
         for msg in reply.private:
             try:
-                sent = await interaction.followup.send(
-                    ephemeral=True, wait=True, **send_kwargs(msg)
-                )
+                with releasing(send_kwargs(msg)) as kwargs:
+                    sent = await interaction.followup.send(ephemeral=True, wait=True, **kwargs)
             except discord.HTTPException as exc:
                 log.warning("could not send a private follow-up: %s %s", exc.status, exc.code)
                 return
@@ -226,7 +226,8 @@ class Arena(commands.Cog):
             return
 
         async def edit(new: Msg) -> None:
-            await edit_fn(**edit_kwargs(new))
+            with releasing(edit_kwargs(new)) as kwargs:
+                await edit_fn(**kwargs)
 
         lang = lang_code(str(interaction.locale))
         try:

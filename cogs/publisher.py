@@ -23,7 +23,7 @@ import discord
 
 from bot.gm.msg import Msg
 from bot.gm.publisher import DmResult, RetryLater
-from cogs.render import edit_kwargs, send_kwargs
+from cogs.render import edit_kwargs, releasing, send_kwargs
 
 log = logging.getLogger(__name__)
 
@@ -85,7 +85,8 @@ class DiscordPublisher:
         if interaction is None:
             return None
         try:
-            await interaction.edit_original_response(**edit_kwargs(msg))
+            with releasing(edit_kwargs(msg)) as kwargs:
+                await interaction.edit_original_response(**kwargs)
         except discord.HTTPException as exc:
             if exc.status == 404 and exc.code == 10008:  # the message itself is gone
                 log.info("message %s is gone; posting anew", message_id)
@@ -110,7 +111,8 @@ class DiscordPublisher:
 
     async def send(self, channel_id: int, msg: Msg) -> int | None:
         try:
-            message = await self._channel(channel_id).send(**send_kwargs(msg))
+            with releasing(send_kwargs(msg)) as kwargs:
+                message = await self._channel(channel_id).send(**kwargs)
         except discord.HTTPException as exc:
             log.warning("send to channel %s failed: %s %s", channel_id, exc.status, exc.code)
             return None
@@ -122,7 +124,8 @@ class DiscordPublisher:
         already created with that nonce back instead of a duplicate (within Discord's
         window of a few minutes)."""
         try:
-            message = await self._channel(channel_id).send(**send_kwargs(msg), nonce=nonce)
+            with releasing(send_kwargs(msg)) as kwargs:
+                message = await self._channel(channel_id).send(**kwargs, nonce=nonce)
         except discord.HTTPException as exc:
             log.warning("send to channel %s failed: %s %s", channel_id, exc.status, exc.code)
             return None
@@ -134,7 +137,8 @@ class DiscordPublisher:
             return by_token
         partial = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
         try:
-            await partial.edit(**edit_kwargs(msg))
+            with releasing(edit_kwargs(msg)) as kwargs:
+                await partial.edit(**kwargs)
         except discord.NotFound:
             log.info("message %s in %s is gone; posting anew", message_id, channel_id)
             return False
@@ -163,7 +167,8 @@ class DiscordPublisher:
             channel = self.bot.get_partial_messageable(
                 int(data["id"]), type=discord.ChannelType.private
             )
-            await channel.send(**send_kwargs(msg))
+            with releasing(send_kwargs(msg)) as kwargs:
+                await channel.send(**kwargs)
         except discord.Forbidden:
             log.info("user %s does not accept DMs", user_id)
             return DmResult.CLOSED
