@@ -104,25 +104,26 @@ def longest_path(start: Hex, blocked: set[Hex], limit: int) -> int:
     """
     if limit <= 0:
         return 0
-    best = 0
     seen = set(blocked)
     seen.add(start)
+    return _longest(start, 0, limit, seen)
 
-    def walk(h: Hex, depth: int) -> bool:
-        nonlocal best
-        best = max(best, depth)
-        if best >= limit:
-            return True
-        for n in neighbours(h):
-            if n not in seen:
-                seen.add(n)
-                done = walk(n, depth + 1)
-                seen.discard(n)
-                if done:
-                    return True
-        return False
 
-    walk(start, 0)
+def _longest(h: Hex, depth: int, limit: int, seen: set[Hex]) -> int:
+    """The longest a simple path ``depth`` steps long, now at ``h``, can grow (at most
+    ``limit``), stopping at the first path that reaches it. A module function, not a
+    closure calling itself: such a closure is a reference cycle per call, left to the
+    garbage collector (issue 16 item 5)."""
+    best = depth
+    if best >= limit:
+        return best
+    for n in neighbours(h):
+        if n not in seen:
+            seen.add(n)
+            best = max(best, _longest(n, depth + 1, limit, seen))
+            seen.discard(n)
+            if best >= limit:
+                return best
     return best
 
 
@@ -130,18 +131,19 @@ def paths(start: Hex, blocked: set[Hex], length: int) -> Iterator[list[Hex]]:
     """Every simple path of exactly ``length`` steps from ``start`` (start excluded)."""
     seen = set(blocked)
     seen.add(start)
-    current: list[Hex] = []
+    yield from _extend(start, length, seen, [])
 
-    def walk(h: Hex) -> Iterator[list[Hex]]:
-        if len(current) == length:
-            yield list(current)
-            return
-        for n in neighbours(h):
-            if n not in seen:
-                seen.add(n)
-                current.append(n)
-                yield from walk(n)
-                current.pop()
-                seen.discard(n)
 
-    yield from walk(start)
+def _extend(h: Hex, length: int, seen: set[Hex], current: list[Hex]) -> Iterator[list[Hex]]:
+    """The paths of :func:`paths` that go on from ``current``, now at ``h`` (a module
+    function for the same reason as :func:`_longest`)."""
+    if len(current) == length:
+        yield list(current)
+        return
+    for n in neighbours(h):
+        if n not in seen:
+            seen.add(n)
+            current.append(n)
+            yield from _extend(n, length, seen, current)
+            current.pop()
+            seen.discard(n)

@@ -111,20 +111,29 @@ def danger(view: UWView, me: FighterView, zone: int) -> float:
 def paths(view: UWView, action: ActionView, start: int) -> list[list[int]]:
     """Every path of exactly the moves left, never entering a zone visited this action."""
     out: list[list[int]] = []
-
-    def walk(path: list[int], left: int, seen: set[int]) -> None:
-        if left == 0:
-            out.append(path)
-            return
-        nxt = [z for z in view.adjacency[path[-1]] if z not in seen]
-        if not nxt:
-            out.append(path)
-            return
-        for z in nxt:
-            walk([*path, z], left - 1, seen | {z})
-
-    walk([start], action.moves_left, set(action.visited) | {start})
+    _walk(view.adjacency, [start], action.moves_left, set(action.visited) | {start}, out)
     return out
+
+
+def _walk(
+    adjacency: dict[int, list[int]],
+    path: list[int],
+    left: int,
+    seen: set[int],
+    out: list[list[int]],
+) -> None:
+    """Adds to ``out`` the paths of :func:`paths` that go on from ``path``. A module
+    function, not a closure calling itself, which would be a reference cycle per call left
+    to the garbage collector (issue 16 item 5)."""
+    if left == 0:
+        out.append(path)
+        return
+    nxt = [z for z in adjacency[path[-1]] if z not in seen]
+    if not nxt:
+        out.append(path)
+        return
+    for z in nxt:
+        _walk(adjacency, [*path, z], left - 1, seen | {z}, out)
 
 
 def plan(view: UWView, me: FighterView, action: ActionView) -> tuple[list[int], bool]:
