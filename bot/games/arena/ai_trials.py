@@ -2,18 +2,18 @@
 
 Shared by the AI tests and ``bench/bench_arena_ai.py``, so both measure the same
 way: the engine's own :class:`Match` with fixed seeds, seats swapped between
-matches, the CPU time of every AI answer (a busy machine does not inflate it) and
-how many answers each turn took (the clicks a player would make with the same
-choices).
+matches, the CPU time of every AI answer (:mod:`bot.engine.cputime`: neither a busy
+machine nor a garbage collection inflates it) and how many answers each turn took
+(the clicks a player would make with the same choices).
 """
 
 from __future__ import annotations
 
 import random
-import time
 from dataclasses import dataclass, field
 
 import bot.games.arena  # noqa: F401  (registers the game)
+from bot.engine.cputime import answer_time
 from bot.engine.decisions import Choice
 from bot.engine.game import SeatSpec
 from bot.engine.match import Match
@@ -59,9 +59,8 @@ def play_match(players: list[str], seed: str, tally: Tally) -> int | None:
         if players[d.seat] == RANDOM:
             choice = Choice(seat=d.seat, key=d.key, option=rnd.choice(d.options).id)
         else:
-            start = time.process_time()
-            choice = match.ai_choice(d)
-            tally.times.append(time.process_time() - start)
+            with answer_time(tally.times):
+                choice = match.ai_choice(d)
             turn = d.key.split(":")[0]
             per_turn[turn] = per_turn.get(turn, 0) + 1
         match.apply(choice)

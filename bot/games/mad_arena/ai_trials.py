@@ -15,10 +15,10 @@ counts waste excluding those.
 from __future__ import annotations
 
 import random
-import time
 from dataclasses import dataclass, field
 
 from bot.engine.answers import check_answer
+from bot.engine.cputime import answer_time
 from bot.engine.decisions import Allocation, Choice, Decision, Many, One, Order
 from bot.engine.dice import DiceState, FairRng, normalise_seed
 from bot.engine.events import AnyEvent
@@ -127,9 +127,8 @@ def _play_match(m: Match, levels: list[str], seed: str) -> MatchResult:
         if levels[d.seat] == RANDOM:
             choice = random_choice(d, rnd)
         else:
-            t0 = time.process_time()
-            choice = m.ai_choice(d)
-            times.append(time.process_time() - t0)
+            with answer_time(times):
+                choice = m.ai_choice(d)
         watch.see(m.apply(choice), state)
     out = m.outcome()
     assert out is not None
@@ -152,10 +151,9 @@ def _play_direct(seats: list[SeatSpec], mode: str, levels: list[str], seed: str)
         if levels[d.seat] == RANDOM:
             choice = random_choice(d, rnd)
         else:
-            t0 = time.process_time()
-            ai_rnd = random.Random(f"{seed}:{step}:{d.key}")
-            choice = reply_choice(d, game.ai_choose(state, d, ai_rnd, levels[d.seat]))
-            times.append(time.process_time() - t0)
+            with answer_time(times):
+                ai_rnd = random.Random(f"{seed}:{step}:{d.key}")
+                choice = reply_choice(d, game.ai_choose(state, d, ai_rnd, levels[d.seat]))
         before = len(ctx.events)
         game.apply(state, check_answer(d, choice), ctx)
         watch.see(ctx.events[before:], state)
