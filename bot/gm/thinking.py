@@ -1,7 +1,8 @@
 """AI thinking off the interpreter lock: long searches run in worker processes.
 
 Why: a search in a thread holds the interpreter lock, so one hard MAD move (about
-0.2 s of CPU compiled, 0.7 s interpreted) slows every match on the event loop (issue 16). Levels a game marks
+0.2 s of CPU compiled, 0.7 s interpreted) slows every match on the event loop (issue
+16). Levels a game marks
 :attr:`LevelInfo.process <bot.engine.vocabulary.LevelInfo.process>` think in a
 :class:`~concurrent.futures.ProcessPoolExecutor` (started on first use, one worker
 per core); the rest, and everything when a pool cannot start, in the game master's
