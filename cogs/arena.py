@@ -7,8 +7,8 @@ message, rate limits) are logged and swallowed: a click never crashes the bot.
 
 from __future__ import annotations
 
+import contextlib
 import logging
-from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -25,6 +25,7 @@ from bot.gm.present import ai_levels
 from bot.gm.retired import OpenPrompt
 from bot.i18n import lang_code, t
 from cogs.components import component_request
+from cogs.hooks import Hook
 from cogs.render import edit_kwargs, releasing, send_kwargs
 
 if TYPE_CHECKING:
@@ -48,6 +49,16 @@ def actor_of(interaction: discord.Interaction) -> Actor:
         lang=lang_code(str(interaction.locale)),
         manager=bool(perms.manage_guild) if interaction.guild_id else False,
     )
+
+
+def _unlink(interaction: discord.Interaction) -> None:
+    """Drop the response helper discord.py caches on a handled click: it points back at
+    the interaction, a cycle that kept every click's interaction, message and member
+    alive until a garbage collection, and young collections are the loop's worst stalls
+    under load (issue 16 item 5). Nothing reads a click's response after its handling
+    (no other listener takes components; ``Interaction.response`` would build a new one)."""
+    with contextlib.suppress(AttributeError):
+        delattr(interaction, "_cs_response")
 
 
 def _public(interaction: discord.Interaction) -> bool:
@@ -181,23 +192,19 @@ class Arena(commands.Cog):
             reply.update = None
         clicked = interaction.message
         private_click = clicked is not None and clicked.flags.ephemeral
+        hook = Hook.of(interaction)
         if reply.update is not None:
             try:
                 with releasing(edit_kwargs(reply.update)) as kwargs:
-                    await interaction.edit_original_response(**kwargs)
+                    await hook.edit(self.bot, None, **kwargs)
             except discord.HTTPException as exc:
                 log.warning("could not update the clicked message: %s %s", exc.status, exc.code)
             else:
                 if clicked is not None and private_click:
-                    await self._shown(
-                        interaction,
-                        getattr(clicked, "id", None),
-                        reply.update,
-                        interaction.edit_original_response,
-                    )
+                    await self._shown(interaction, clicked.id, reply.update, hook, None)
         elif reply.strip:
             try:
-                await interaction.edit_original_response(view=None)
+                await hook.edit(self.bot, None, view=None)
             except discord.HTTPException as exc:
                 log.warning("could not strip the clicked message: %s %s", exc.status, exc.code)
         elif held is not None and clicked is not None:
@@ -205,29 +212,29 @@ class Arena(commands.Cog):
         for msg in reply.private:
             try:
                 with releasing(send_kwargs(msg)) as kwargs:
-                    sent = await interaction.followup.send(ephemeral=True, wait=True, **kwargs)
+                    sent = await hook.send(self.bot, ephemeral=True, **kwargs)
             except discord.HTTPException as exc:
                 log.warning("could not send a private follow-up: %s %s", exc.status, exc.code)
                 return
-            if sent is not None:
-                await self._shown(interaction, sent.id, msg, sent.edit)
+            await self._shown(interaction, sent, msg, hook, sent)
 
     async def _shown(
         self,
         interaction: discord.Interaction,
-        message_id: int | None,
+        message_id: int,
         msg: Msg,
-        edit_fn: Callable[..., Awaitable[object]],
+        hook: Hook,
+        followup_id: int | None,
     ) -> None:
         """Tell the game master a private prompt is on screen, with how to edit it (the
-        interaction's webhook) once its decision no longer waits for it. Best effort:
-        delivery never fails for it."""
-        if message_id is None:
-            return
+        interaction's webhook: its original response when ``followup_id`` is None) once
+        its decision no longer waits for it. Only the webhook's two values are kept, not
+        the interaction. Best effort: delivery never fails for it."""
+        bot = self.bot
 
         async def edit(new: Msg) -> None:
             with releasing(edit_kwargs(new)) as kwargs:
-                await edit_fn(**kwargs)
+                await hook.edit(bot, followup_id, **kwargs)
 
         lang = lang_code(str(interaction.locale))
         try:
@@ -406,7 +413,10 @@ class Arena(commands.Cog):
             coro = self.gm.click(c, actor, values)
         clicked = interaction.message
         held = self.gm.prompt_clicked(clicked.id) if clicked is not None else None
-        await self._run(interaction, coro, component=True, guild=False, held=held)
+        try:
+            await self._run(interaction, coro, component=True, guild=False, held=held)
+        finally:
+            _unlink(interaction)
 
     # --- commands ------------------------------------------------------------------------
     @arena.command(

@@ -23,6 +23,7 @@ import discord
 
 from bot.gm.msg import Msg
 from bot.gm.publisher import DmResult, RetryLater
+from cogs.hooks import Hook
 from cogs.render import edit_kwargs, releasing, send_kwargs
 
 log = logging.getLogger(__name__)
@@ -41,8 +42,9 @@ class DiscordPublisher:
     def __init__(self, bot: discord.Client, clock: Callable[[], float] = time.monotonic) -> None:
         self.bot = bot
         self.clock = clock
-        self._handles: OrderedDict[int, tuple[float, discord.Interaction]] = OrderedDict()
-        """Public message id -> (when, the latest click on it deferred without a message)."""
+        self._handles: OrderedDict[int, tuple[float, Hook]] = OrderedDict()
+        """Public message id -> (when, the webhook of the latest click on it deferred
+        without a message): two values, not the click's whole ``Interaction``."""
 
     # --- edits through a click's token -------------------------------------------------
     def clicked(self, interaction: discord.Interaction) -> None:
@@ -53,7 +55,7 @@ class DiscordPublisher:
         if message is None or message.flags.ephemeral:
             return
         now = self.clock()
-        self._handles[message.id] = (now, interaction)
+        self._handles[message.id] = (now, Hook.of(interaction))
         self._handles.move_to_end(message.id)
         # Oldest first: forget the clicks too old to use, and the oldest past the cap.
         while self._handles:
@@ -62,15 +64,15 @@ class DiscordPublisher:
                 break
             self._handles.popitem(last=False)
 
-    def _handle(self, message_id: int) -> discord.Interaction | None:
+    def _handle(self, message_id: int) -> Hook | None:
         entry = self._handles.get(message_id)
         if entry is None:
             return None
-        when, interaction = entry
+        when, hook = entry
         if self.clock() - when > TOKEN_LIFE - TOKEN_MARGIN:
             del self._handles[message_id]
             return None
-        return interaction
+        return hook
 
     def exempt(self, message_id: int) -> bool:
         """Whether an edit of ``message_id`` can go through a click's token now, which
@@ -81,12 +83,12 @@ class DiscordPublisher:
     async def _edit_by_token(self, message_id: int, msg: Msg) -> bool | None:
         """The edit through a click's token: True done, False the message is gone, None
         no usable token (none, too old, or Discord refused it: it is forgotten)."""
-        interaction = self._handle(message_id)
-        if interaction is None:
+        hook = self._handle(message_id)
+        if hook is None:
             return None
         try:
             with releasing(edit_kwargs(msg)) as kwargs:
-                await interaction.edit_original_response(**kwargs)
+                await hook.edit(self.bot, None, **kwargs)
         except discord.HTTPException as exc:
             if exc.status == 404 and exc.code == 10008:  # the message itself is gone
                 log.info("message %s is gone; posting anew", message_id)

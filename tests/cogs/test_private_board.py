@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+import cogs.arena as arena_cog
 from bot.engine import Choice, Decision, Match
 from bot.engine.decisions import Allocation
 from bot.engine.game import SeatSpec
@@ -298,15 +299,8 @@ class _Flags:
 
 class _Message:
     def __init__(self, ephemeral: bool) -> None:
+        self.id = 7
         self.flags = _Flags(ephemeral)
-
-
-class _Followup:
-    def __init__(self) -> None:
-        self.sent: list[dict[str, Any]] = []
-
-    async def send(self, **kw: Any) -> None:
-        self.sent.append(kw)
 
 
 class _Interaction:
@@ -315,25 +309,49 @@ class _Interaction:
     def __init__(self, ephemeral: bool) -> None:
         self.guild_id = 1
         self.message = _Message(ephemeral)
-        self.followup = _Followup()
         self.edited: list[dict[str, Any]] = []
+        self.sent: list[dict[str, Any]] = []
 
-    async def edit_original_response(self, **kw: Any) -> None:
-        self.edited.append(kw)
+
+class _Hook:
+    """:class:`cogs.hooks.Hook` recording into the fake interaction."""
+
+    def __init__(self, interaction: _Interaction) -> None:
+        self.interaction = interaction
+
+    @classmethod
+    def of(cls, interaction: _Interaction) -> _Hook:
+        return cls(interaction)
+
+    async def edit(self, bot: object, message_id: int | None, **kw: Any) -> None:
+        self.interaction.edited.append(kw)
+
+    async def send(self, bot: object, **kw: Any) -> int:
+        self.interaction.sent.append(kw)
+        return 1
 
 
 @pytest.mark.parametrize("ephemeral", [True, False])
-async def test_a_seat_board_never_replaces_a_public_message(ephemeral: bool) -> None:
+async def test_a_seat_board_never_replaces_a_public_message(
+    ephemeral: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Defence in depth: an update carrying a seat's board, answering a click on a public
     message, is sent privately instead of editing that message."""
+    monkeypatch.setattr(arena_cog, "Hook", _Hook)
     cog = Arena.__new__(Arena)
+    cog.bot = None  # type: ignore[assignment]
+    cog._shown = _no_watch  # type: ignore[method-assign]
     image = Attachment("match1-seat1-v3.png", b"png")
     reply = Reply(update=Msg(content="prompt", files=[image], secret=True))
     fi = _Interaction(ephemeral)
     await cog.deliver(fi, reply)  # type: ignore[arg-type]
     if ephemeral:
-        assert len(fi.edited) == 1 and not fi.followup.sent
+        assert len(fi.edited) == 1 and not fi.sent
     else:
         assert not fi.edited
-        (sent,) = fi.followup.sent
+        (sent,) = fi.sent
         assert sent["ephemeral"] and sent["files"][0].filename == image.filename
+
+
+async def _no_watch(*args: object) -> None:
+    """The prompt watch is the game master's business, not this guard's."""

@@ -8,8 +8,10 @@ while such a token lives, and through the channel otherwise (none, too old, refu
 
 from __future__ import annotations
 
+import gc
 from typing import Any
 
+from cogs.hooks import Hook
 from tests.cogs.driver import Driver
 from tests.cogs.test_full_matches import open_and_fill
 from tests.harness.fake_discord import Call, FakeInteraction
@@ -113,7 +115,8 @@ def test_clicks_are_remembered_only_while_their_token_is_usable() -> None:
 
     def click(message_id: int, ephemeral: bool = False) -> Any:
         flags = SimpleNamespace(ephemeral=ephemeral)
-        return SimpleNamespace(message=SimpleNamespace(id=message_id, flags=flags))
+        message = SimpleNamespace(id=message_id, flags=flags)
+        return SimpleNamespace(message=message, application_id=9, token=f"token-{message_id}")
 
     pub.clicked(click(1))
     pub.clicked(click(2, ephemeral=True))
@@ -128,6 +131,9 @@ def test_clicks_are_remembered_only_while_their_token_is_usable() -> None:
     for i in range(P.HANDLES_KEPT + 10):
         pub.clicked(click(100 + i))
     assert len(pub._handles) == P.HANDLES_KEPT
+    # Only the webhook's two values are kept, not the interaction (issue 16 item 5).
+    when, hook = pub._handles[100 + P.HANDLES_KEPT + 9]
+    assert hook == Hook(9, f"token-{100 + P.HANDLES_KEPT + 9}") and "token" not in repr(hook)
 
 
 async def test_a_lightened_click_still_edits_the_table_through_its_token(
@@ -146,3 +152,33 @@ async def test_a_lightened_click_still_edits_the_table_through_its_token(
     edits = _table_edits(d, table_id, since)
     assert edits and all(c.path.endswith(f"/{press.token}/messages/@original") for c in edits)
     assert "has chosen" in d.fake.message(table_id).text()
+
+
+def _interactions() -> int:
+    import discord
+
+    return sum(1 for o in gc.get_objects() if isinstance(o, discord.Interaction))
+
+
+async def test_handled_clicks_leave_no_interaction_for_the_collector(driver: Driver) -> None:
+    """A handled click's ``Interaction`` is freed by reference counting alone: the bot
+    keeps its webhook's two values (:class:`cogs.hooks.Hook`), not the interaction, and
+    breaks the cycle discord.py makes with its response (issue 16 item 5: what outlived
+    young collections made them the loop's worst stalls)."""
+    d = driver
+    mid = await open_and_fill(d, "mad-arena", d.users[:4], mode="mad-arena:ultimate-warrior")
+    gc.collect()
+    gc.disable()
+    try:
+        before = _interactions()
+        live = await d.live(mid)
+        picks = live.match.pending()
+        for x in picks:
+            user = d.user_by_id(live.match.seats[x.seat].user_id)
+            press = await d.press(user, d.round_message(), "Make your choice")
+            await d.choose_in(user, d.prompt_for(d.replies(press), x), x, x.options[0].id)
+        after = _interactions()
+    finally:
+        gc.enable()
+    assert len(picks) >= 2 and all(x.kind == "action" for x in live.match.pending())
+    assert after == before  # a press and a pick per seat, none left

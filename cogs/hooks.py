@@ -1,0 +1,97 @@
+"""A click's webhook kept as two values, not as the click's ``Interaction``.
+
+Editing a message later through a click's token (a public table, a private prompt) needs
+only the application's id and the token. Keeping the whole ``discord.Interaction`` for
+that (up to 5,000 public messages, and every open private prompt) kept its parsed
+message, member, user and components alive, with a cycle between the interaction and its
+response: under load these survived young garbage collections by the hundred thousand
+and made them the event loop's worst stalls (issue 16 item 5). The requests are the ones
+``Interaction.edit_original_response`` and ``Webhook.send``/``edit_message`` make, and
+Discord's answer is not parsed into a ``Message`` the bot would not read (issue 16: CPU
+per click).
+
+The token is a secret: a :class:`Hook` never shows it in its ``repr``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, cast
+
+import discord
+from discord.webhook.async_ import async_context, handle_message_parameters
+
+
+@dataclass(frozen=True, slots=True)
+class Hook:
+    """The webhook of one interaction: its application's id and its token (15 minutes)."""
+
+    application_id: int
+    token: str = field(repr=False)
+
+    @classmethod
+    def of(cls, interaction: discord.Interaction) -> Hook:
+        return cls(interaction.application_id, interaction.token)
+
+    def _webhook(self, bot: discord.Client) -> discord.Webhook:
+        """The bot's own HTTP session, proxy and allowed mentions, as discord.py gives an
+        interaction's followup webhook."""
+        return discord.Webhook.partial(self.application_id, self.token, client=bot)
+
+    async def edit(self, bot: discord.Client, message_id: int | None, **kwargs: Any) -> None:
+        """Edit the interaction's original response (``message_id`` None: for a click,
+        the clicked message) or one of its follow-ups; ``kwargs`` as for
+        ``Interaction.edit_original_response`` (:func:`cogs.render.edit_kwargs`)."""
+        hook = self._webhook(bot)
+        with handle_message_parameters(
+            previous_allowed_mentions=bot.allowed_mentions, **kwargs
+        ) as params:
+            adapter = async_context.get()
+            if message_id is None:
+                await adapter.edit_original_interaction_response(
+                    self.application_id,
+                    self.token,
+                    session=hook.session,
+                    proxy=hook.proxy,
+                    proxy_auth=hook.proxy_auth,
+                    payload=params.payload,
+                    multipart=params.multipart,
+                    files=params.files,
+                )
+            else:
+                await adapter.edit_webhook_message(
+                    self.application_id,
+                    self.token,
+                    message_id,
+                    session=hook.session,
+                    proxy=hook.proxy,
+                    proxy_auth=hook.proxy_auth,
+                    payload=params.payload,
+                    multipart=params.multipart,
+                    files=params.files,
+                    with_components="view" in kwargs,
+                )
+
+    async def send(self, bot: discord.Client, *, ephemeral: bool, **kwargs: Any) -> int:
+        """A follow-up of the interaction (private when ``ephemeral``); its message id.
+        ``kwargs`` as for ``Webhook.send`` (:func:`cogs.render.send_kwargs`)."""
+        hook = self._webhook(bot)
+        flags = discord.MessageFlags._from_value(0)
+        flags.ephemeral = ephemeral
+        with handle_message_parameters(
+            flags=flags, previous_allowed_mentions=bot.allowed_mentions, **kwargs
+        ) as params:
+            data = await async_context.get().execute_webhook(
+                self.application_id,
+                self.token,
+                session=hook.session,
+                proxy=hook.proxy,
+                proxy_auth=hook.proxy_auth,
+                payload=params.payload,
+                multipart=params.multipart,
+                files=params.files,
+                wait=True,
+                with_components="view" in kwargs,
+            )
+        # With ``wait`` Discord answers the message (discord.py types it optional).
+        return int(cast("dict[str, Any]", data)["id"])
