@@ -381,3 +381,37 @@ async def test_an_edit_discord_was_too_busy_for_is_retried(
     assert table.channel.messages[roles["table"][1]] != board_before
     assert table.channel.messages[roles["table"][1]]["rows"] == []
     await store.close()
+
+
+async def test_a_flush_that_delivers_everything_reads_the_outbox_once(
+    tmp_path: Path, fixed_seed: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 16 item 1: a pick's flush delivers its rows and stops there (nothing adds
+    rows to the match while its lock is held), without a second read that would find
+    none: one hop to the database less per flush. Everything still reaches the channel."""
+    table = Table(tmp_path / "a.sqlite3")
+    mid = await table.start()
+    gm, store = table.gm, table.store
+    assert gm is not None and store is not None
+    reads: list[list[int]] = []
+    """Per flush, the number of rows each of its reads found."""
+    read, flush = store.outbox, gm._flush
+
+    async def counted(match_id: int, limit: int = 100) -> Any:
+        items = await read(match_id, limit)
+        reads[-1].append(len(items))
+        return items
+
+    async def flushing(match_id: int) -> bool:
+        reads.append([])
+        return await flush(match_id)
+
+    monkeypatch.setattr(store, "outbox", counted)
+    monkeypatch.setattr(gm, "_flush", flushing)
+    before = dict(table.channel.messages)
+    await pick(gm, mid, "3")
+    assert any(n > 0 for r in reads for n in r)
+    assert all(len(r) == 1 for r in reads if r), reads  # [n], never [n, 0]
+    assert table.channel.messages != before
+    assert await read(mid) == []  # and nothing was left behind
+    await store.close()
