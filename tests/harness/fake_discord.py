@@ -27,7 +27,6 @@ import asyncio
 import contextvars
 import copy
 import functools
-import json
 import mimetypes
 import re
 import struct
@@ -40,6 +39,7 @@ from urllib.parse import unquote
 import discord
 import discord.http
 import discord.webhook.async_ as webhook_async
+import orjson
 from multidict import CIMultiDict
 
 from . import limits
@@ -348,7 +348,9 @@ class FakeResponse:
     def __init__(self, status: int, body: Any, headers: dict[str, str] | None = None) -> None:
         self.status = status
         self.reason = REASONS.get(status, "Unknown")
-        self._text = "" if body is None else (body if isinstance(body, str) else json.dumps(body))
+        self._text = (
+            "" if body is None else (body if isinstance(body, str) else orjson.dumps(body).decode())
+        )
         self.headers: CIMultiDict[str] = CIMultiDict(headers or {})
         if body is not None and not isinstance(body, str):
             self.headers.setdefault("Content-Type", "application/json")
@@ -357,7 +359,7 @@ class FakeResponse:
         return self._text
 
     async def json(self) -> Any:
-        return json.loads(self._text) if self._text else None
+        return orjson.loads(self._text) if self._text else None
 
     async def read(self) -> bytes:
         return self._text.encode()
@@ -442,7 +444,7 @@ async def _webhook_request_wrapper(self: Any, route: Any, session: Any, **kwargs
 def _payload_from_form(form: Any) -> Any:
     for part in form or ():
         if part.get("name") == "payload_json":
-            return json.loads(part["value"])
+            return orjson.loads(part["value"])
     return None
 
 
