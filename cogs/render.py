@@ -194,10 +194,20 @@ def release(view: discord.ui.View | discord.ui.LayoutView | None) -> None:
     view.clear_items()
 
 
+def release_files(files: list[discord.File]) -> None:
+    """Unlink sent files from their buffers: ``discord.File.close`` puts the buffer's own
+    bound ``close`` back on the buffer as an attribute, a cycle (buffer -> its dict -> the
+    bound method -> buffer) that only a garbage collection frees, one per image sent."""
+    for f in files:
+        vars(f.fp).pop("close", None)
+
+
 @contextlib.contextmanager
 def releasing(kwargs: dict[str, Any]) -> Iterator[dict[str, Any]]:
-    """``send_kwargs``/``edit_kwargs`` for one call, their view released after it."""
+    """``send_kwargs``/``edit_kwargs`` for one call, their view and files released after
+    it."""
     try:
         yield kwargs
     finally:
         release(kwargs.get("view"))
+        release_files([*kwargs.get("files", ()), *kwargs.get("attachments", ())])

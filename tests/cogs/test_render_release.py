@@ -11,8 +11,16 @@ from typing import Any
 
 import pytest
 
-from bot.gm.msg import Button, Gallery, Msg, Select, SelectOption, TextBlock
-from cogs.render import edit_kwargs, release, releasing, send_kwargs, to_layout, to_view
+from bot.gm.msg import Attachment, Button, Gallery, Msg, Select, SelectOption, TextBlock
+from cogs.render import (
+    edit_kwargs,
+    files_of,
+    release,
+    releasing,
+    send_kwargs,
+    to_layout,
+    to_view,
+)
 
 ROWS: list[Any] = [
     [Button(label="A", custom_id="a"), Button(label="B", custom_id="b", style="primary")],
@@ -63,3 +71,26 @@ def test_releasing_releases_after_the_call_even_when_it_fails(no_collector: None
             raise RuntimeError("Discord refused it")
         del kwargs
         assert ref() is None
+
+
+def test_sent_files_are_freed_at_once(no_collector: None) -> None:
+    """``discord.File.close`` leaves the buffer holding its own bound ``close``: a cycle
+    per image sent, unless the file is released after the call."""
+    msg = Msg(layout=V2.layout, rows=ROWS, files=[Attachment("board.png", b"png")])
+    for build, key in ((send_kwargs, "files"), (edit_kwargs, "attachments")):
+        with releasing(build(msg)) as kwargs:
+            (sent,) = kwargs[key]
+            ref = weakref.ref(sent.fp)
+            sent.close()  # what discord.py does once the request is made
+        del kwargs, sent
+        assert ref() is None
+
+
+def test_an_unreleased_file_waits_for_the_collector(no_collector: None) -> None:
+    (sent,) = files_of(Msg(files=[Attachment("board.png", b"png")]))
+    ref = weakref.ref(sent.fp)
+    sent.close()
+    del sent
+    assert ref() is not None
+    gc.collect()
+    assert ref() is None
