@@ -27,6 +27,7 @@ import asyncio
 import contextvars
 import copy
 import functools
+import itertools
 import mimetypes
 import re
 import struct
@@ -495,6 +496,14 @@ class FakeDiscord:
         self.bot_id = int(bot_user["id"])
         self.new_id = snowflakes or P.snowflake
         self.calls: list[Call] = []
+        self.call_count = 0
+        """Calls made in all (``calls`` holds them only while ``keep_history``)."""
+        self.keep_history = True
+        """Tests read every call and every edit of a message. The load benchmark
+        (``bench/bench_load.py``) turns this off, as Discord keeps none of it in the bot's
+        process: a call is then kept only by its interaction until :meth:`lighten`, a
+        message keeps no edit history, and ``on_call`` sees each call as it is made."""
+        self.on_call: Callable[[Call], None] | None = None
         self.unknown_calls: list[Call] = []
         self.violations: list[str] = []
         self._v2_messages: dict[int, bool] = {}
@@ -779,7 +788,8 @@ class FakeDiscord:
         calls' bodies. Discord keeps none of it in the bot's process; the fake keeps it
         for tests to read, which in a long load run (``bench/bench_load.py``) made every
         garbage collection scan hundreds of thousands of dead clicks' objects. Its token,
-        messages and calls (route, time) stay usable."""
+        messages and calls (route, time) stay usable; without ``keep_history`` its calls
+        are dropped too (counted in ``call_count``, seen by ``on_call``)."""
         fi = self.interaction(interaction_id)
         owners = fi.payload.get("authorizing_integration_owners")
         fi.payload = {} if owners is None else {"authorizing_integration_owners": owners}
@@ -790,6 +800,8 @@ class FakeDiscord:
         for call in fi.calls:
             call.json = call.response = None
             call.files = []
+        if not self.keep_history:
+            fi.calls = []
 
     def assert_acknowledged_first(self, interaction_id: int | str) -> FakeInteraction:
         """The handling of this interaction acknowledged it (callback) before
@@ -986,7 +998,11 @@ class FakeDiscord:
             time=asyncio.get_running_loop().time(),
             fake=self,
         )
-        self.calls.append(call)
+        self.call_count += 1
+        if self.keep_history:
+            self.calls.append(call)
+        if self.on_call is not None:
+            self.on_call(call)
         if call.interaction_id in self.interactions:
             self.interactions[call.interaction_id].calls.append(call)
         token = _CURRENT_CALL.set(call)
@@ -1122,7 +1138,8 @@ class FakeDiscord:
     ) -> None:
         body = body or {}
         if not creating:
-            msg.edits.append(P.clone_json(body))
+            if self.keep_history:
+                msg.edits.append(P.clone_json(body))
             msg.edited = True
         if "content" in body:
             msg.content = body["content"] or ""
@@ -1534,7 +1551,7 @@ class FakeDiscord:
         if not fi.callbacks:
             attempted = any(
                 c.route_template == _CALLBACK and c.path.startswith(f"/interactions/{fi.id}/")
-                for c in self.calls
+                for c in itertools.chain(fi.calls, self.calls)
             )
             if not attempted:  # a failed (faulted) callback is the bot's excuse
                 self.violations.append(
