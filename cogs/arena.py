@@ -52,11 +52,12 @@ def actor_of(interaction: discord.Interaction) -> Actor:
 
 
 def _unlink(interaction: discord.Interaction) -> None:
-    """Drop the response helper discord.py caches on a handled click: it points back at
-    the interaction, a cycle that kept every click's interaction, message and member
-    alive until a garbage collection, and young collections are the loop's worst stalls
-    under load (issue 16 item 5). Nothing reads a click's response after its handling
-    (no other listener takes components; ``Interaction.response`` would build a new one)."""
+    """Drop the response helper discord.py caches on a handled interaction: it points
+    back at the interaction, a cycle that kept every click's interaction, message and
+    member alive until a garbage collection, and young collections are the loop's worst
+    stalls under load (issue 16 item 5). Nothing reads an interaction's response after
+    its handling (no other listener takes components, and discord.py's command tree does
+    not once a command returned; ``Interaction.response`` would build a new one)."""
     with contextlib.suppress(AttributeError):
         delattr(interaction, "_cs_response")
 
@@ -298,8 +299,23 @@ class Arena(commands.Cog):
         """Defer, run the game master's coroutine, deliver its reply.
 
         ``guild``: the command needs a server (a match lives in a server channel);
-        sent from a DM it is refused and nothing is opened there.
+        sent from a DM it is refused and nothing is opened there. Once answered, the
+        interaction is unlinked from its response (:func:`_unlink`).
         """
+        try:
+            await self._answer(interaction, coro, component=component, guild=guild, held=held)
+        finally:
+            _unlink(interaction)
+
+    async def _answer(
+        self,
+        interaction: discord.Interaction,
+        coro: Any,
+        *,
+        component: bool,
+        guild: bool,
+        held: OpenPrompt | None,
+    ) -> None:
         if guild and interaction.guild_id is None:
             coro.close()
             await self._refuse(interaction, "err.guild_only")
@@ -413,10 +429,7 @@ class Arena(commands.Cog):
             coro = self.gm.click(c, actor, values)
         clicked = interaction.message
         held = self.gm.prompt_clicked(clicked.id) if clicked is not None else None
-        try:
-            await self._run(interaction, coro, component=True, guild=False, held=held)
-        finally:
-            _unlink(interaction)
+        await self._run(interaction, coro, component=True, guild=False, held=held)
 
     # --- commands ------------------------------------------------------------------------
     @arena.command(

@@ -182,3 +182,21 @@ async def test_handled_clicks_leave_no_interaction_for_the_collector(driver: Dri
         gc.enable()
     assert len(picks) >= 2 and all(x.kind == "action" for x in live.match.pending())
     assert after == before  # a press and a pick per seat, none left
+
+
+async def test_handled_commands_leave_no_interaction_for_the_collector(
+    driver: Driver,
+) -> None:
+    d = driver
+    await open_and_fill(d, "mad-arena", d.users[:4], mode="mad-arena:ultimate-warrior")
+    gc.collect()
+    gc.disable()
+    try:
+        before = _interactions()
+        for sub in ("status", "hand"):
+            fi = await d.slash(d.users[0], sub)
+            assert fi.acknowledged
+        after = _interactions()
+    finally:
+        gc.enable()
+    assert after == before
