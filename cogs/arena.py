@@ -26,7 +26,7 @@ from bot.gm.retired import OpenPrompt
 from bot.i18n import lang_code, t
 from cogs.components import component_request
 from cogs.hooks import Hook
-from cogs.render import edit_kwargs, releasing, send_kwargs
+from cogs.render import editing, sending
 
 if TYPE_CHECKING:
     from bot.app import ArenaBot
@@ -196,7 +196,7 @@ class Arena(commands.Cog):
         hook = Hook.of(interaction)
         if reply.update is not None:
             try:
-                with releasing(edit_kwargs(reply.update)) as kwargs:
+                with editing(reply.update) as kwargs:
                     await hook.edit(self.bot, None, **kwargs)
             except discord.HTTPException as exc:
                 log.warning("could not update the clicked message: %s %s", exc.status, exc.code)
@@ -212,7 +212,7 @@ class Arena(commands.Cog):
             self.gm.prompt_kept(clicked.id, held)
         for msg in reply.private:
             try:
-                with releasing(send_kwargs(msg)) as kwargs:
+                with sending(msg) as kwargs:
                     sent = await hook.send(self.bot, ephemeral=True, **kwargs)
             except discord.HTTPException as exc:
                 log.warning("could not send a private follow-up: %s %s", exc.status, exc.code)
@@ -234,7 +234,7 @@ class Arena(commands.Cog):
         bot = self.bot
 
         async def edit(new: Msg) -> None:
-            with releasing(edit_kwargs(new)) as kwargs:
+            with editing(new) as kwargs:
                 await hook.edit(bot, followup_id, **kwargs)
 
         lang = lang_code(str(interaction.locale))

@@ -41,7 +41,7 @@ class Hook:
     async def edit(self, bot: discord.Client, message_id: int | None, **kwargs: Any) -> None:
         """Edit the interaction's original response (``message_id`` None: for a click,
         the clicked message) or one of its follow-ups; ``kwargs`` as for
-        ``Interaction.edit_original_response`` (:func:`cogs.render.edit_kwargs`)."""
+        ``Interaction.edit_original_response`` (:func:`cogs.render.editing`)."""
         hook = self._webhook(bot)
         with handle_message_parameters(
             previous_allowed_mentions=bot.allowed_mentions, **kwargs
@@ -74,7 +74,7 @@ class Hook:
 
     async def send(self, bot: discord.Client, *, ephemeral: bool, **kwargs: Any) -> int:
         """A follow-up of the interaction (private when ``ephemeral``); its message id.
-        ``kwargs`` as for ``Webhook.send`` (:func:`cogs.render.send_kwargs`)."""
+        ``kwargs`` as for ``Webhook.send`` (:func:`cogs.render.sending`)."""
         hook = self._webhook(bot)
         flags = discord.MessageFlags._from_value(0)
         flags.ephemeral = ephemeral

@@ -24,7 +24,7 @@ import discord
 from bot.gm.msg import Msg
 from bot.gm.publisher import DmResult, RetryLater
 from cogs.hooks import Hook
-from cogs.render import edit_kwargs, releasing, send_kwargs
+from cogs.render import editing, sending
 
 log = logging.getLogger(__name__)
 
@@ -87,7 +87,7 @@ class DiscordPublisher:
         if hook is None:
             return None
         try:
-            with releasing(edit_kwargs(msg)) as kwargs:
+            with editing(msg) as kwargs:
                 await hook.edit(self.bot, None, **kwargs)
         except discord.HTTPException as exc:
             if exc.status == 404 and exc.code == 10008:  # the message itself is gone
@@ -113,7 +113,7 @@ class DiscordPublisher:
 
     async def send(self, channel_id: int, msg: Msg) -> int | None:
         try:
-            with releasing(send_kwargs(msg)) as kwargs:
+            with sending(msg) as kwargs:
                 message = await self._channel(channel_id).send(**kwargs)
         except discord.HTTPException as exc:
             log.warning("send to channel %s failed: %s %s", channel_id, exc.status, exc.code)
@@ -126,7 +126,7 @@ class DiscordPublisher:
         already created with that nonce back instead of a duplicate (within Discord's
         window of a few minutes)."""
         try:
-            with releasing(send_kwargs(msg)) as kwargs:
+            with sending(msg) as kwargs:
                 message = await self._channel(channel_id).send(**kwargs, nonce=nonce)
         except discord.HTTPException as exc:
             log.warning("send to channel %s failed: %s %s", channel_id, exc.status, exc.code)
@@ -139,7 +139,7 @@ class DiscordPublisher:
             return by_token
         partial = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
         try:
-            with releasing(edit_kwargs(msg)) as kwargs:
+            with editing(msg) as kwargs:
                 await partial.edit(**kwargs)
         except discord.NotFound:
             log.info("message %s in %s is gone; posting anew", message_id, channel_id)
@@ -169,7 +169,7 @@ class DiscordPublisher:
             channel = self.bot.get_partial_messageable(
                 int(data["id"]), type=discord.ChannelType.private
             )
-            with releasing(send_kwargs(msg)) as kwargs:
+            with sending(msg) as kwargs:
                 await channel.send(**kwargs)
         except discord.Forbidden:
             log.info("user %s does not accept DMs", user_id)

@@ -202,6 +202,17 @@ def release_files(files: list[discord.File]) -> None:
         vars(f.fp).pop("close", None)
 
 
+def sending(msg: Msg) -> contextlib.AbstractContextManager[dict[str, Any]]:
+    """The arguments of one ``send`` of ``msg``, released after the call: what every
+    post and follow-up uses, so no call site can forget the release."""
+    return releasing(send_kwargs(msg))
+
+
+def editing(msg: Msg) -> contextlib.AbstractContextManager[dict[str, Any]]:
+    """The arguments of one ``edit`` to ``msg``, released after the call."""
+    return releasing(edit_kwargs(msg))
+
+
 @contextlib.contextmanager
 def releasing(kwargs: dict[str, Any]) -> Iterator[dict[str, Any]]:
     """``send_kwargs``/``edit_kwargs`` for one call, their view and files released after

@@ -14,10 +14,12 @@ import pytest
 from bot.gm.msg import Attachment, Button, Gallery, Msg, Select, SelectOption, TextBlock
 from cogs.render import (
     edit_kwargs,
+    editing,
     files_of,
     release,
     releasing,
     send_kwargs,
+    sending,
     to_layout,
     to_view,
 )
@@ -94,3 +96,13 @@ def test_an_unreleased_file_waits_for_the_collector(no_collector: None) -> None:
     assert ref() is not None
     gc.collect()
     assert ref() is None
+
+
+def test_sending_and_editing_release_like_releasing(no_collector: None) -> None:
+    """The call sites' forms (``with sending(msg)``/``with editing(msg)``)."""
+    for use in (sending, editing):
+        with use(V2) as kwargs:
+            ref = weakref.ref(kwargs["view"])
+            assert kwargs["view"].children
+        del kwargs
+        assert ref() is None
