@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, cast
 
 import discord
+from discord.http import MultipartParameters
 from discord.webhook.async_ import async_context, handle_message_parameters
 
 
@@ -33,49 +34,44 @@ class Hook:
     def of(cls, interaction: discord.Interaction) -> Hook:
         return cls(interaction.application_id, interaction.token)
 
-    def _webhook(self, bot: discord.Client) -> discord.Webhook:
-        """The bot's own HTTP session, proxy and allowed mentions, as discord.py gives an
-        interaction's followup webhook."""
-        return discord.Webhook.partial(self.application_id, self.token, client=bot)
+    def _request(self, bot: discord.Client, params: MultipartParameters) -> dict[str, Any]:
+        """The arguments every webhook request takes: the bot's own HTTP session and
+        proxy (as discord.py gives an interaction's followup webhook), and the body."""
+        hook = discord.Webhook.partial(self.application_id, self.token, client=bot)
+        return {
+            "session": hook.session,
+            "proxy": hook.proxy,
+            "proxy_auth": hook.proxy_auth,
+            "payload": params.payload,
+            "multipart": params.multipart,
+            "files": params.files,
+        }
 
     async def edit(self, bot: discord.Client, message_id: int | None, **kwargs: Any) -> None:
         """Edit the interaction's original response (``message_id`` None: for a click,
         the clicked message) or one of its follow-ups; ``kwargs`` as for
         ``Interaction.edit_original_response`` (:func:`cogs.render.editing`)."""
-        hook = self._webhook(bot)
         with handle_message_parameters(
             previous_allowed_mentions=bot.allowed_mentions, **kwargs
         ) as params:
             adapter = async_context.get()
+            request = self._request(bot, params)
             if message_id is None:
                 await adapter.edit_original_interaction_response(
-                    self.application_id,
-                    self.token,
-                    session=hook.session,
-                    proxy=hook.proxy,
-                    proxy_auth=hook.proxy_auth,
-                    payload=params.payload,
-                    multipart=params.multipart,
-                    files=params.files,
+                    self.application_id, self.token, **request
                 )
             else:
                 await adapter.edit_webhook_message(
                     self.application_id,
                     self.token,
                     message_id,
-                    session=hook.session,
-                    proxy=hook.proxy,
-                    proxy_auth=hook.proxy_auth,
-                    payload=params.payload,
-                    multipart=params.multipart,
-                    files=params.files,
                     with_components="view" in kwargs,
+                    **request,
                 )
 
     async def send(self, bot: discord.Client, *, ephemeral: bool, **kwargs: Any) -> int:
         """A follow-up of the interaction (private when ``ephemeral``); its message id.
         ``kwargs`` as for ``Webhook.send`` (:func:`cogs.render.sending`)."""
-        hook = self._webhook(bot)
         flags = discord.MessageFlags._from_value(0)
         flags.ephemeral = ephemeral
         with handle_message_parameters(
@@ -84,14 +80,9 @@ class Hook:
             data = await async_context.get().execute_webhook(
                 self.application_id,
                 self.token,
-                session=hook.session,
-                proxy=hook.proxy,
-                proxy_auth=hook.proxy_auth,
-                payload=params.payload,
-                multipart=params.multipart,
-                files=params.files,
                 wait=True,
                 with_components="view" in kwargs,
+                **self._request(bot, params),
             )
         # With ``wait`` Discord answers the message (discord.py types it optional).
         return int(cast("dict[str, Any]", data)["id"])
