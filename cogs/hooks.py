@@ -65,7 +65,7 @@ class Hook:
                     self.application_id,
                     self.token,
                     message_id,
-                    with_components="view" in kwargs,
+                    with_components=bool(kwargs.get("view")),  # as Webhook.edit_message
                     **request,
                 )
 
@@ -81,7 +81,7 @@ class Hook:
                 self.application_id,
                 self.token,
                 wait=True,
-                with_components="view" in kwargs,
+                with_components="view" in kwargs,  # as Webhook.send
                 **self._request(bot, params),
             )
         # With ``wait`` Discord answers the message (discord.py types it optional).
