@@ -11,8 +11,10 @@ This is where the engine guarantees what every game relies on:
 
 from __future__ import annotations
 
+import functools
 import random
 import threading
+import weakref
 from collections import OrderedDict
 from typing import Any
 
@@ -37,10 +39,24 @@ LOG_FORMAT = 2
 
 
 VIEWS_KEPT = 64
-"""Views kept by :meth:`Match.view` (with the state each was built from, so an id reused
-by a newer state never returns an old view); a bound, not a per-match cost."""
-_VIEWS: OrderedDict[tuple[int, int, int | None], tuple[Any, BaseModel]] = OrderedDict()
+"""Views kept by :meth:`Match.view` (with a weak reference to the state each was built
+from, so an id reused by a newer state never returns an old view); a bound, not a
+per-match cost. An entry goes with its state: a state the match left is not kept alive
+by its view (under load, such stale states survived young garbage collections: issue 16
+item 5)."""
+_VIEWS: OrderedDict[tuple[int, int, int | None], tuple[weakref.ref[Any], BaseModel]] = OrderedDict()
 _VIEWS_LOCK = threading.Lock()
+
+
+def _forget_view(key: tuple[int, int, int | None], dead: weakref.ref[Any]) -> None:
+    """A state was freed: its views go too. Called wherever the state dies, perhaps while
+    this thread holds the lock, so without it (one dictionary operation, atomic in
+    CPython); only the entry built from that very state is dropped."""
+    hit = _VIEWS.get(key)
+    if hit is not None and hit[0] is dead:
+        _VIEWS.pop(key, None)
+
+
 """Images are drawn in worker threads, which read views too."""
 
 
@@ -174,12 +190,12 @@ class Match:
         key = (id(state), self.version, seat)
         with _VIEWS_LOCK:
             hit = _VIEWS.get(key)
-            if hit is not None and hit[0] is state:
+            if hit is not None and hit[0]() is state:
                 _VIEWS.move_to_end(key)
                 return hit[1]
         view = self.game.view(state, seat)
         with _VIEWS_LOCK:
-            _VIEWS[key] = (state, view)
+            _VIEWS[key] = (weakref.ref(state, functools.partial(_forget_view, key)), view)
             while len(_VIEWS) > VIEWS_KEPT:
                 _VIEWS.popitem(last=False)
         return view

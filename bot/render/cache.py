@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import threading
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable
 
@@ -28,22 +29,24 @@ Key = bytes
 
 JSON_KEPT = 256
 """Views whose JSON is kept (:func:`view_json`): those of the matches moving right now."""
-_JSON: OrderedDict[int, tuple[BaseModel, bytes]] = OrderedDict()
+_JSON: OrderedDict[int, tuple[weakref.ref[BaseModel], bytes]] = OrderedDict()
 _JSON_LOCK = threading.Lock()
 
 
 def view_json(view: BaseModel) -> bytes:
     """``view`` as JSON, serialised once per view object: :meth:`Match.view` hands out one
     object per state and seat, and the table's view key, the image key and the summary
-    all hash that same view (views are never changed once built)."""
+    all hash that same view (views are never changed once built). The view is held
+    weakly: a view of a state the match left is freed at once, not kept alive here until
+    young garbage collections have scanned it (issue 16 item 5)."""
     with _JSON_LOCK:
         hit = _JSON.get(id(view))
-        if hit is not None and hit[0] is view:
+        if hit is not None and hit[0]() is view:
             _JSON.move_to_end(id(view))
             return hit[1]
     data = view.model_dump_json().encode()
     with _JSON_LOCK:
-        _JSON[id(view)] = (view, data)
+        _JSON[id(view)] = (weakref.ref(view), data)
         while len(_JSON) > JSON_KEPT:
             _JSON.popitem(last=False)
     return data

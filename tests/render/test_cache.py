@@ -84,3 +84,24 @@ def test_a_view_is_serialised_once_and_keyed_by_what_it_says() -> None:
     for i in range(cache.JSON_KEPT + 1):  # bounded
         cache.view_json(arena(f"bound{i}").view(None))
     assert len(cache._JSON) <= cache.JSON_KEPT
+
+
+def test_a_serialised_view_is_not_kept_alive() -> None:
+    """:func:`view_json` holds the view weakly: a view of a state the match left is
+    freed by reference counting, not kept until the collector scans it."""
+    import gc
+    import weakref
+
+    m = arena("weak")
+    v = m.view(None)
+    data = cache.view_json(v)
+    ref = weakref.ref(v)
+    gc.disable()
+    try:
+        m.apply(m.ai_choice(m.pending()[0]))  # the match's own view of that state goes
+        del v
+        assert ref() is None
+    finally:
+        gc.enable()
+    fresh = m.view(None)
+    assert cache.view_json(fresh) != data
