@@ -50,8 +50,9 @@ _VIEWS_LOCK = threading.Lock()
 
 def _forget_view(key: tuple[int, int, int | None], dead: weakref.ref[Any]) -> None:
     """A state was freed: its views go too. Called wherever the state dies, perhaps while
-    this thread holds the lock, so without it (one dictionary operation, atomic in
-    CPython); only the entry built from that very state is dropped."""
+    this thread holds the lock, so without it (a lookup and a removal, each atomic in
+    CPython): only the entry built from that very state is dropped, and a newer entry
+    another thread put there in between would only be built again."""
     hit = _VIEWS.get(key)
     if hit is not None and hit[0] is dead:
         _VIEWS.pop(key, None)
