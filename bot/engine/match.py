@@ -44,11 +44,14 @@ from, so an id reused by a newer state never returns an old view); a bound, not 
 per-match cost. An entry goes with its state: a state the match left is not kept alive
 by its view (under load, such stale states survived young garbage collections: issue 16
 item 5)."""
-_VIEWS: OrderedDict[tuple[int, int, int | None], tuple[weakref.ref[Any], BaseModel]] = OrderedDict()
+ViewKey = tuple[int, int, int | None]
+"""(id of the state, version, seat: None for the public view)."""
+_VIEWS: OrderedDict[ViewKey, tuple[weakref.ref[Any], BaseModel]] = OrderedDict()
 _VIEWS_LOCK = threading.Lock()
+"""Images are drawn in worker threads, which read views too."""
 
 
-def _forget_view(key: tuple[int, int, int | None], dead: weakref.ref[Any]) -> None:
+def _forget_view(key: ViewKey, dead: weakref.ref[Any]) -> None:
     """A state was freed: its views go too. Called wherever the state dies, perhaps while
     this thread holds the lock, so without it (a lookup and a removal, each atomic in
     CPython): only the entry built from that very state is dropped, and a newer entry
@@ -56,9 +59,6 @@ def _forget_view(key: tuple[int, int, int | None], dead: weakref.ref[Any]) -> No
     hit = _VIEWS.get(key)
     if hit is not None and hit[0] is dead:
         _VIEWS.pop(key, None)
-
-
-"""Images are drawn in worker threads, which read views too."""
 
 
 class Match:
