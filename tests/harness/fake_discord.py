@@ -241,6 +241,54 @@ class FakeMessage:
         return data
 
 
+def _packed(name: str, empty: Any) -> property:
+    """An attribute kept as orjson bytes (``None`` as ``empty``): decoded on each read,
+    so a reader gets its own copy, and assigning is the only way to change it."""
+    key = "_packed_" + name
+
+    def get(self: Any) -> Any:
+        raw = self.__dict__.get(key)
+        return copy.copy(empty) if raw is None else orjson.loads(raw)
+
+    def set_(self: Any, value: Any) -> None:
+        self.__dict__[key] = None if value is None else orjson.dumps(value)
+
+    return property(get, set_)
+
+
+def _tupled(name: str) -> property:
+    """A list attribute kept as a tuple of plain values; reads give a new list."""
+    key = "_tupled_" + name
+
+    def get(self: Any) -> list[Any]:
+        return list(self.__dict__.get(key, ()))
+
+    def set_(self: Any, value: Any) -> None:
+        self.__dict__[key] = tuple(value)
+
+    return property(get, set_)
+
+
+class PackedMessage(FakeMessage):
+    """A :class:`FakeMessage` whose JSON is kept serialized (``keep_history`` off).
+
+    The load benchmark's fake keeps every message of a long run, tens of thousands, in
+    the bot's own process; as lists and dicts (a v2 message's components nest a dozen)
+    they made half of what the bot's young garbage collections scanned, a cost the bot
+    does not have against the real Discord, which keeps them on its side. Packed, a
+    message is one tracked object. The fake only ever replaces these attributes (see
+    :meth:`FakeMessage.to_json`), so reads decoding a copy change nothing."""
+
+    author = _packed("author", {})
+    embeds = _packed("embeds", [])
+    components = _packed("components", [])
+    attachments = _packed("attachments", [])
+    interaction_meta = _packed("interaction_meta", None)
+    thread_json = _packed("thread_json", None)
+    edits = _tupled("edits")
+    reactions = _tupled("reactions")
+
+
 @dataclass
 class FakeInteraction:
     """What Discord knows of one dispatched interaction and its responses."""
@@ -298,6 +346,32 @@ class FakeInteraction:
     def ack_delay(self) -> float | None:
         """Loop seconds from dispatch to the first callback (advisory)."""
         return None if self.acked_at is None else self.acked_at - self.dispatched_at
+
+
+class PackedInteraction(FakeInteraction):
+    """A handled :class:`FakeInteraction` made compact by :meth:`FakeDiscord.lighten`
+    when ``keep_history`` is off: what later answers read (its callbacks' types and
+    flags, its follow-ups, its payload's owners) kept as bytes and tuples, so the load
+    benchmark's thousands of past clicks are not scanned by the bot's collector (see
+    :class:`PackedMessage`). Its calls are gone (``call_count``, ``on_call``)."""
+
+    payload = _packed("payload", {})
+    callbacks = _packed("callbacks", [])
+    modal = _packed("modal", None)
+    choices = _packed("choices", None)
+    followup_ids = _tupled("followup_ids")
+    calls = _tupled("calls")
+
+    @classmethod
+    def pack(cls, fi: FakeInteraction) -> None:
+        """Turn ``fi`` into a packed one in place (others hold it: tokens, clients)."""
+        names = ("payload", "callbacks", "modal", "choices", "followup_ids")
+        values = {name: fi.__dict__.pop(name) for name in names}
+        fi.__dict__.pop("calls")
+        fi.__class__ = cls
+        for name, value in values.items():
+            setattr(fi, name, value)
+        fi.calls = []
 
 
 @dataclass
@@ -500,9 +574,11 @@ class FakeDiscord:
         """Calls made in all (``calls`` holds them only while ``keep_history``)."""
         self.keep_history = True
         """Tests read every call and every edit of a message. The load benchmark
-        (``bench/bench_load.py``) turns this off, as Discord keeps none of it in the bot's
-        process: a call is then kept only by its interaction until :meth:`lighten`, a
-        message keeps no edit history, and ``on_call`` sees each call as it is made."""
+        (``bench/bench_load.py``) turns this off before any call, as Discord keeps none of
+        it in the bot's process: a call is then kept only by its interaction until
+        :meth:`lighten` (which packs the interaction: :class:`PackedInteraction`), a
+        message keeps no edit history and its JSON is kept packed (:class:`PackedMessage`),
+        and ``on_call`` sees each call as it is made."""
         self.on_call: Callable[[Call], None] | None = None
         self.unknown_calls: list[Call] = []
         self.violations: list[str] = []
@@ -664,7 +740,7 @@ class FakeDiscord:
         return fi
 
     def _store_message_json(self, m: Json) -> FakeMessage:
-        msg = FakeMessage(
+        msg = self._message_type()(
             id=int(m["id"]),
             channel_id=int(m["channel_id"]),
             guild_id=int(m["guild_id"]) if m.get("guild_id") else None,
@@ -800,8 +876,8 @@ class FakeDiscord:
         for call in fi.calls:
             call.json = call.response = None
             call.files = []
-        if not self.keep_history:
-            fi.calls = []
+        if not self.keep_history and type(fi) is FakeInteraction:
+            PackedInteraction.pack(fi)
 
     def assert_acknowledged_first(self, interaction_id: int | str) -> FakeInteraction:
         """The handling of this interaction acknowledged it (callback) before
@@ -838,6 +914,10 @@ class FakeDiscord:
 
     def message(self, message_id: int | str) -> FakeMessage:
         return self.messages[int(message_id)]
+
+    def _message_type(self) -> type[FakeMessage]:
+        """Messages are kept packed when no history is kept (:class:`PackedMessage`)."""
+        return FakeMessage if self.keep_history else PackedMessage
 
     def _keep(self, msg: FakeMessage) -> None:
         self.messages[msg.id] = msg
@@ -1118,7 +1198,7 @@ class FakeDiscord:
         message_id: int | None = None,
     ) -> FakeMessage:
         ch = self.channels.get(channel_id, {})
-        msg = FakeMessage(
+        msg = self._message_type()(
             id=message_id or self.new_id(),
             channel_id=channel_id,
             guild_id=int(ch["guild_id"]) if ch.get("guild_id") else None,
@@ -1386,15 +1466,14 @@ class FakeDiscord:
         self, call: Call, channel_id: str, message_id: str, emoji: str
     ) -> tuple[int, Any]:
         msg = self._message_or_404(int(channel_id), int(message_id))
-        msg.reactions.append(emoji)
+        msg.reactions = [*msg.reactions, emoji]
         return 204, None
 
     def _remove_reaction(
         self, call: Call, channel_id: str, message_id: str, emoji: str
     ) -> tuple[int, Any]:
         msg = self._message_or_404(int(channel_id), int(message_id))
-        if emoji in msg.reactions:
-            msg.reactions.remove(emoji)
+        msg.reactions = [e for e in msg.reactions if e != emoji]
         return 204, None
 
     # threads

@@ -1,0 +1,105 @@
+"""The fake Discord without history keeps messages and handled clicks packed.
+
+The load benchmark (``bench/bench_load.py``) runs the fake in the bot's own process: what
+the fake keeps is scanned by the bot's garbage collector, a cost the bot does not have
+against the real Discord. Packed, a message or a past click is one tracked object, and
+the harness reads and answers exactly as before.
+"""
+
+from __future__ import annotations
+
+import gc
+import random
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from tests.cogs.driver import Driver
+from tests.cogs.test_full_matches import assert_finished, open_and_fill
+from tests.harness.fake_discord import FakeMessage, PackedInteraction, PackedMessage
+
+
+@pytest.fixture
+async def light(tmp_path: Path) -> AsyncIterator[Driver]:
+    d = Driver(tmp_path)
+    d.fake.keep_history = False
+    await d.start()
+    try:
+        yield d
+    finally:
+        await d.stop()
+    d.fake.assert_clean()
+
+
+def _tracked_inside(obj: object) -> list[object]:
+    """Tracked objects ``obj`` holds, itself and its ``__dict__`` apart (a tuple of plain
+    values counts as plain: the next collection untracks it)."""
+    inner = [r for r in gc.get_referents(obj) if r is not getattr(obj, "__dict__", None)]
+    inner += gc.get_referents(obj.__dict__)
+    return [
+        r
+        for r in inner
+        if gc.is_tracked(r)
+        and not isinstance(r, type)
+        and not (isinstance(r, tuple) and not any(gc.is_tracked(x) for x in r))
+    ]
+
+
+async def test_a_whole_match_plays_with_packed_messages_and_clicks(light: Driver) -> None:
+    d = light
+    mid = await open_and_fill(d, "mad-arena", d.users[:4], mode="mad-arena:ultimate-warrior")
+    assert await d.play_out(mid, random.Random(3)) > 8
+    assert_finished(d, mid)
+    messages = list(d.fake.messages.values())
+    assert messages and all(type(m) is PackedMessage for m in messages)
+    assert not [m for m in messages if _tracked_inside(m)]
+    for fi in list(d.fake.interactions.values()):
+        kind, ephemeral, original = fi.response_type, fi.ephemeral, fi.original_message_id
+        followups = fi.followup_ids
+        d.fake.lighten(fi.id)
+        assert type(fi) is PackedInteraction and d.fake.interaction_of_token(fi.token) is fi
+        assert (fi.response_type, fi.ephemeral, fi.original_message_id) == (
+            kind,
+            ephemeral,
+            original,
+        )
+        assert fi.followup_ids == followups and fi.calls == []
+        assert not _tracked_inside(fi)
+
+
+async def test_a_packed_message_reads_as_it_was_sent_and_changes_only_by_assignment(
+    light: Driver,
+) -> None:
+    d = light
+    await d.slash(d.users[0], "start", game="mad-arena")
+    lobby = d.lobby()
+    packed = d.fake.message(lobby.id)
+    assert type(packed) is PackedMessage and d.fake.find_button(packed, label="Join")
+    plain = FakeMessage(**{f: getattr(packed, f) for f in FakeMessage.__dataclass_fields__})
+    assert plain.to_json() == packed.to_json() and plain.text() == packed.text()
+    packed.components.clear()  # a reader's copy
+    assert d.fake.find_button(packed, label="Join")
+    packed.reactions = [*packed.reactions, "🎲"]
+    assert packed.reactions == ["🎲"] and packed.edits == []
+
+
+async def test_a_lightened_click_still_edits_through_its_token_when_packed(
+    light: Driver,
+) -> None:
+    """The bench's path (``keep_history`` off): a packed click's token still edits the
+    table it was on."""
+    d = light
+    mid = await open_and_fill(d, "mad-arena", d.users[:4], mode="mad-arena:ultimate-warrior")
+    table = d.round_message()
+    live = await d.live(mid)
+    x = live.match.pending()[0]
+    user = d.user_by_id(live.match.seats[x.seat].user_id)
+    press = await d.press(user, table, "Make your choice")
+    prompt = d.prompt_for(d.replies(press), x)
+    d.fake.lighten(press.id)
+    assert type(press) is PackedInteraction
+    calls_before = d.fake.call_count
+    await d.choose_in(user, prompt, x, x.options[0].id)
+    assert d.fake.call_count > calls_before
+    assert "has chosen" in d.fake.message(table.id).text()
