@@ -25,6 +25,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
+from bot.collector import QuietCollector
 from bot.gm import Clock, GameMaster, SystemClock, drawing, thinking
 from bot.gm.base import tune_threads
 from bot.gm.pacing import DISCORD_RATE, PaceLimits, Pacer, channel_budget
@@ -46,13 +47,6 @@ TICK_SECONDS = 5.0
 PRUNE_EVERY = 3600.0
 """Seconds between two prunings of old finished matches (``ARENA_PRUNE_DAYS``)."""
 DAY = 86400.0
-GC_THRESHOLDS = (20_000, 20, 10)
-"""The garbage collector's generation thresholds in a long-lived bot (Python's are 700,
-10, 10): a click allocates thousands of short-lived objects (models, components, JSON),
-and with young collections every 700 allocations many were promoted before they died,
-so full collections came every few seconds and paused the loop for hundreds of
-milliseconds. Measured with ``bench/bench_load.py`` (1,000 live, 100 active, 40 s): 11
-full collections (worst 421 ms) -> none, worst loop stall 417 -> 271 ms."""
 
 
 class ArenaBot(commands.Bot):
@@ -61,8 +55,9 @@ class ArenaBot(commands.Bot):
     worker processes and the drawing processes (:mod:`bot.gm.drawing`) are started before
     the first click (in a thread: starting one blocks), and, once ready, what start-up
     loaded (modules, game data, recovered matches) is moved out of the garbage collector's
-    sight (``gc.freeze``), so full collections scan only what was made since, and the
-    collector's thresholds are raised (:data:`GC_THRESHOLDS`). The deployed bot
+    sight (``gc.freeze``), so full collections scan only what was made since, and
+    collections are made at quiet moments instead of inside clicks
+    (:class:`bot.collector.QuietCollector`). The deployed bot
     (:class:`ShardedArenaBot`) and ``bench/bench_load.py`` set it; tests booting many bots
     in one process leave it off (frozen objects are never collected, and the worker
     processes would outlive each test)."""
@@ -95,6 +90,7 @@ class ArenaBot(commands.Bot):
         self.tick_seconds = tick_seconds
         self.sync_commands = sync_commands
         self._ticker: asyncio.Task[None] | None = None
+        self.collector: QuietCollector | None = None
         self.store: Store
         self.gm: GameMaster
 
@@ -118,7 +114,8 @@ class ArenaBot(commands.Bot):
             await asyncio.to_thread(drawing.start)
             gc.collect()
             gc.freeze()
-            gc.set_threshold(*GC_THRESHOLDS)
+            self.collector = QuietCollector()
+            self.collector.start()
         if self.tick_seconds:
             self._ticker = asyncio.create_task(
                 self._tick_loop(self.tick_seconds), name="arena-timers"
@@ -170,6 +167,8 @@ class ArenaBot(commands.Bot):
                 await gm.timer_lease.release()
         if store is not None:
             await store.close()
+        if self.collector is not None:
+            await self.collector.stop()
         if self.long_lived:
             await asyncio.to_thread(drawing.shutdown)
 

@@ -34,8 +34,9 @@ from .fake_discord import CURRENT_INTERACTION, FakeDiscord, FakeInteraction, Fak
 
 Json = dict[str, Any]
 
-#: Tasks created by discord.py that are idle by design.
-DEFAULT_IGNORED_TASK_PREFIXES = ("discord-ui-view-timeout-",)
+DEFAULT_IGNORED_TASK_PREFIXES = ("discord-ui-view-timeout-", "arena-collector")
+"""Tasks that wait forever by design: discord.py's view timeouts, and the long-lived bot's
+garbage collector (:class:`bot.collector.QuietCollector`, which only sleeps and looks)."""
 
 
 # ---------------------------------------------------------------------------
