@@ -46,6 +46,12 @@ async def test_a_small_run_plays_every_game_and_prints_every_figure(bench: Modul
     assert 0 < fig["result_p50_s"] <= fig["result_p95_s"] <= fig["result_p99_s"] < 60
     assert 0 < fig["first_p50_s"] <= fig["result_p50_s"]
     assert 0 <= fig["lag_p99_ms"] <= fig["lag_worst_ms"]
+    # Every loop callback was timed (issue 16 item 5), the longest named.
+    assert fig["callbacks"] > fig["clicks"] and 0 <= fig["callbacks_over_50ms"] < fig["callbacks"]
+    assert 0 <= fig["callbacks_over_50ms_cpu"] <= fig["callbacks_over_50ms"]
+    assert sum(fig["callbacks_over_50ms_by_name"].values()) <= fig["callbacks_over_50ms"]
+    assert (fig["callback_worst_ms"] > 50) == bool(fig["callback_worst"])
+    assert isinstance(fig["collector"], dict)  # what the quiet collector did meanwhile
     assert fig["cpu_ms_per_click"] > 0
     # The split: the bot's process (the fake Discord's share inside it), and the drawing
     # processes drew (the deployed bot's images are drawn there).
@@ -76,6 +82,7 @@ async def test_a_small_run_plays_every_game_and_prints_every_figure(bench: Modul
         "ack p50 / p99",
         "click to public result p50 / p95 / p99",
         "event-loop lag p99 / worst",
+        "event-loop callbacks over 50 ms",
         "CPU per click",
         "clicks/s that budget allows",
         "memory per live mad-arena match",
