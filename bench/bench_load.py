@@ -900,7 +900,8 @@ def ramp_line(row: dict[str, Any]) -> str:
         f"{row['result_p50_s']:.2f} / {row['result_p95_s']:.2f} s | "
         f"{row.get('first_p95_s', 0.0):.2f} s | "
         f"{row['ack_p99_ms']:.0f} ms | {row['lag_p99_ms']:.0f} ms | "
-        f"{row.get('callbacks_over_50ms', 0)} ({row.get('callback_worst_ms', 0.0):.0f} ms) | "
+        f"{row.get('callbacks_over_50ms', 0)} ({row.get('callback_worst_ms', 0.0):.0f} ms"
+        f"{', ' + row['callback_worst'] if row.get('callback_worst') else ''}) | "
         f"{row['cpu_ms_per_click']:.1f} ms | {100 * row['cpu_busy']:.0f}% |"
     )
 
