@@ -14,10 +14,5 @@ from tests.cogs.driver import Driver
 
 @pytest.fixture
 async def driver(tmp_path: Path) -> AsyncIterator[Driver]:
-    d = Driver(tmp_path)
-    await d.start()
-    try:
+    async with Driver(tmp_path).running() as d:
         yield d
-    finally:
-        await d.stop()
-    d.fake.assert_clean()

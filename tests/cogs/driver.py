@@ -9,9 +9,10 @@ test can restart it on the same file and advance time without sleeping.
 
 from __future__ import annotations
 
+import contextlib
 import random
 import re
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
@@ -94,6 +95,17 @@ class Driver:
             await self.settle()
             await runner.shutdown(self.bot, self.fake)
             self.bot = None
+
+    @contextlib.asynccontextmanager
+    async def running(self) -> AsyncIterator[Driver]:
+        """The bot started for the block, stopped after it, and Discord's limits checked
+        (what a test fixture yields)."""
+        await self.start()
+        try:
+            yield self
+        finally:
+            await self.stop()
+        self.fake.assert_clean()
 
     async def restart(self) -> ArenaBot:
         """A new process on the same SQLite file; Discord's state is kept."""

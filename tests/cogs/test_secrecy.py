@@ -406,12 +406,8 @@ async def sd(
     checker = SecrecyChecker(d, caplog)
     checker.spy_render(monkeypatch)
     d.checker = checker
-    await d.start()
-    try:
+    async with d.running():
         yield d
-    finally:
-        await d.stop()
-    d.fake.assert_clean()
     checker.check_logs([])  # shutdown logs: the token still never appears
 
 

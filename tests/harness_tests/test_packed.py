@@ -17,6 +17,7 @@ import pytest
 
 from tests.cogs.driver import Driver
 from tests.cogs.test_full_matches import assert_finished, open_and_fill
+from tests.cogs.test_token_edits import _choose, _pick
 from tests.harness.fake_discord import FakeMessage, PackedInteraction, PackedMessage
 
 
@@ -24,12 +25,8 @@ from tests.harness.fake_discord import FakeMessage, PackedInteraction, PackedMes
 async def light(tmp_path: Path) -> AsyncIterator[Driver]:
     d = Driver(tmp_path)
     d.fake.keep_history = False
-    await d.start()
-    try:
+    async with d.running():
         yield d
-    finally:
-        await d.stop()
-    d.fake.assert_clean()
 
 
 def _tracked_inside(obj: object) -> list[object]:
@@ -90,16 +87,10 @@ async def test_a_lightened_click_still_edits_through_its_token_when_packed(
     """The bench's path (``keep_history`` off): a packed click's token still edits the
     table it was on."""
     d = light
-    mid = await open_and_fill(d, "mad-arena", d.users[:4], mode="mad-arena:ultimate-warrior")
-    table = d.round_message()
-    live = await d.live(mid)
-    x = live.match.pending()[0]
-    user = d.user_by_id(live.match.seats[x.seat].user_id)
-    press = await d.press(user, table, "Make your choice")
-    prompt = d.prompt_for(d.replies(press), x)
+    press, table_id, _ = await _pick(d)
     d.fake.lighten(press.id)
     assert type(press) is PackedInteraction
     calls_before = d.fake.call_count
-    await d.choose_in(user, prompt, x, x.options[0].id)
+    await _choose(d, press)
     assert d.fake.call_count > calls_before
-    assert "has chosen" in d.fake.message(table.id).text()
+    assert "has chosen" in d.fake.message(table_id).text()
