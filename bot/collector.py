@@ -7,7 +7,7 @@ callback allocated the last one, and every tenth or twentieth time it collects a
 what survived the young collections. Under load each click frees an old match state
 while it builds the new one, so a young collection came only after two to four times
 its threshold of new objects had piled up, and the older collection scanned again the
-states of every match being played: 40-90 ms for a young one and 120-390 ms for an older
+states of every match being played: 40-90 ms for a young one and 120-210 ms for an older
 one on 2 cores at 120-180 clicks/s, several a minute, inside clicks' callbacks. Nothing
 came of that work: the bot makes no cyclic garbage under load (interactions, files and
 views are unlinked or weakly held; a full collection after 11,600 clicks found none).
@@ -167,7 +167,7 @@ class QuietCollector:
         quiet = self.quiet()
         if grown >= p.forced_share * heap:
             self._full("forced")
-            log.info("garbage collection forced under load: the heap grew by %d blocks", grown)
+            log.info("garbage collection forced: the heap grew by %d blocks", grown)
             return "forced"
         if self._quiet >= p.quiet_looks and grown >= p.full_share * heap:
             self._full("full")
