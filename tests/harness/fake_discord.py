@@ -1083,8 +1083,9 @@ class FakeDiscord:
             self.calls.append(call)
         if self.on_call is not None:
             self.on_call(call)
-        if call.interaction_id in self.interactions:
-            self.interactions[call.interaction_id].calls.append(call)
+        fi = self.interactions.get(call.interaction_id or 0)
+        if fi is not None and type(fi) is not PackedInteraction:  # a packed one keeps none
+            fi.calls.append(call)
         token = _CURRENT_CALL.set(call)
         try:
             self._check_limits(call)
@@ -1544,7 +1545,7 @@ class FakeDiscord:
         kind = body.get("type")
         data = body.get("data") or {}
         if fi.callbacks:
-            fi.callbacks.append(P.clone_json(body))
+            fi.callbacks = [*fi.callbacks, P.clone_json(body)]
             self.violations.append(
                 f"interaction {fi.id} acknowledged twice (callback types {[c['type'] for c in fi.callbacks]})"
             )
@@ -1564,7 +1565,7 @@ class FakeDiscord:
                 f"callback type {kind} needs a component message (interaction {fi.id})"
             )
         loop = asyncio.get_running_loop()
-        fi.callbacks.append(P.clone_json(body))
+        fi.callbacks = [*fi.callbacks, P.clone_json(body)]
         fi.acked_at = loop.time()
         fi.ack_seq = call.seq
         meta = {
@@ -1671,7 +1672,7 @@ class FakeDiscord:
         msg.type = 20 if fi.type == P.APPLICATION_COMMAND else 0
         if msg.flags & P.EPHEMERAL:
             msg.ephemeral_for = fi.user_id
-        fi.followup_ids.append(msg.id)
+        fi.followup_ids = [*fi.followup_ids, msg.id]  # (assigned: a packed one too)
         return 200, msg.to_json(fresh=False)
 
     def _webhook_message(self, call: Call, fi: FakeInteraction, message_id: str) -> FakeMessage:

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from cogs.hooks import Hook
 from tests.cogs.driver import Driver
 from tests.cogs.test_full_matches import assert_finished, open_and_fill
 from tests.cogs.test_token_edits import _choose, _pick
@@ -94,3 +95,17 @@ async def test_a_lightened_click_still_edits_through_its_token_when_packed(
     await _choose(d, press)
     assert d.fake.call_count > calls_before
     assert "has chosen" in d.fake.message(table_id).text()
+
+
+async def test_a_packed_click_still_takes_a_follow_up_and_its_edit(light: Driver) -> None:
+    """A follow-up sent through a handled (packed) click's token is that click's, so the
+    token can edit it later, as Discord allows for 15 minutes."""
+    d = light
+    press, _, _ = await _pick(d)
+    d.fake.lighten(press.id)
+    assert d.bot is not None
+    hook = Hook(press.application_id, press.token)  # as the bot keeps a click's webhook
+    sent = await hook.send(d.bot, ephemeral=True, content="later")
+    assert sent in press.followup_ids
+    await hook.edit(d.bot, sent, content="edited")
+    assert d.fake.message(sent).content == "edited"
