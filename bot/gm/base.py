@@ -10,7 +10,6 @@ import asyncio
 import logging
 import sys
 import weakref
-from collections import defaultdict
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -57,6 +56,28 @@ async def run_cpu(fn: Callable[..., T], *args: Any) -> T:
         return await asyncio.to_thread(fn, *args)
 
 
+class LockTable:
+    """One lock per key (a match, a channel), kept only while someone holds or awaits it.
+
+    Why: a table that kept every lock it ever made held one per match ever played, for
+    the life of the process. Held weakly, a lock lives exactly as long as a coroutine
+    uses it (``async with table[key]`` keeps it referenced through the block and its
+    wait), so everyone contending for a key meets the same lock, and an unused one goes
+    with its last user."""
+
+    def __init__(self) -> None:
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+
+    def __getitem__(self, key: int) -> asyncio.Lock:
+        lock = self._locks.get(key)
+        if lock is None:
+            lock = self._locks[key] = asyncio.Lock()
+        return lock
+
+    def __len__(self) -> int:
+        return len(self._locks)
+
+
 class Base:
     """State shared by every part of the game master."""
 
@@ -70,8 +91,8 @@ class Base:
         self.publisher = publisher
         self.clock = clock or SystemClock()
         self._live: dict[int, Live] = {}
-        self._locks: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
-        self._channel_locks: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._locks = LockTable()
+        self._channel_locks = LockTable()
         self._must_reload: set[int] = set()
         """Matches whose in-memory state may be ahead of the store (a failed commit):
         reloaded from the store before the next decision."""
