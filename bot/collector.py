@@ -22,13 +22,18 @@ callback of its own:
   and never scans them again;
 - once the process has been quiet for :attr:`~CollectorPolicy.quiet_looks` looks (its CPU
   under :attr:`~CollectorPolicy.quiet_cpu` of a core) and the heap grew by
-  :attr:`~CollectorPolicy.full_share` since the last full collection (CPython's own rule
-  is a quarter of the long-lived objects), it collects everything but what start-up froze
-  (``full``): cycles that formed among older objects are found there, at a moment few
-  clicks wait for it;
+  :attr:`~CollectorPolicy.full_share` since the last such collection, it collects all
+  that is not frozen and freezes what survives (``full``): the cycles that formed among
+  the objects the steps kept are found there, and each full collection scans only what
+  came since the one before, a few tens of milliseconds;
+- once the process has been quiet for a minute (:attr:`~CollectorPolicy.deep_quiet_looks`)
+  and the heap grew by :attr:`~CollectorPolicy.deep_share` since the last deep collection
+  (CPython's own rule for its full collections is a quarter of the long-lived objects),
+  it collects everything, frozen objects too (``deep``): cycles among older objects are
+  found there, when nobody is playing;
 - whatever the load, once the heap grew by :attr:`~CollectorPolicy.forced_share` since
-  the last full collection, it collects everything anyway (``forced``, logged): the bound
-  on memory if a bot busy for hours made cyclic garbage among objects it kept.
+  the last deep collection, it makes one anyway (``forced``, logged): the bound on memory
+  if a bot busy for hours made cyclic garbage among objects it kept.
 
 The heap is counted in the interpreter's small memory blocks (``sys.getallocatedblocks``,
 a sum over its arenas, cheap): counting objects walks all of them, tens of milliseconds
@@ -51,7 +56,7 @@ from typing import Literal
 
 log = logging.getLogger(__name__)
 
-Kind = Literal["young", "full", "forced"]
+Kind = Literal["young", "full", "deep", "forced"]
 
 
 @dataclass(frozen=True)
@@ -66,15 +71,20 @@ class CollectorPolicy:
     quiet_looks: int = 8
     """Quiet looks in a row before a full collection (two seconds: not the first instant
     of a lull, which may be the start of a burst)."""
+    deep_quiet_looks: int = 240
+    """Quiet looks in a row before a deep collection (a minute: nobody is playing)."""
     young_min: int = 2_000
     """New objects (allocated minus freed) worth a young step while quiet (a busy process
     steps at every look: its old objects' deaths hide its new ones from this count)."""
-    full_share: float = 0.25
-    """The heap's growth since the last full collection, as a share of it then, worth a
-    full one at a quiet moment."""
+    full_share: float = 0.1
+    """The heap's growth since the last full collection, as a share of the heap after the
+    last deep one, worth a full one at a quiet moment (what it scans)."""
+    deep_share: float = 0.25
+    """The heap's growth since the last deep collection, as a share of it then, worth a
+    deep one after a quiet minute."""
     forced_share: float = 2.0
-    """The heap's growth since the last full collection, as a share of it then, that
-    forces a full one whatever the load (it at most triples before that)."""
+    """The heap's growth since the last deep collection, as a share of it then, that
+    forces one whatever the load (it at most triples before that)."""
     min_heap: int = 500_000
     """The heap the shares are taken of, at least, in memory blocks (a small bot)."""
 
@@ -107,7 +117,9 @@ class QuietCollector:
         self._task: asyncio.Task[None] | None = None
         self._was_enabled = True
         self._heap = 0
-        """Memory blocks in use after the last full collection (or at start)."""
+        """Memory blocks in use after the last deep collection (or at start)."""
+        self._at_full = 0
+        """Memory blocks in use after the last full or deep collection (or at start)."""
         self._quiet = 0
         """Quiet looks in a row."""
         self._last_cpu = 0.0
@@ -122,7 +134,7 @@ class QuietCollector:
         is counted as it is now."""
         self._was_enabled = gc.isenabled()
         gc.disable()
-        self._heap = sys.getallocatedblocks()
+        self._heap = self._at_full = sys.getallocatedblocks()
         self._quiet = 0
         self._last_cpu, self._last_time = self._cpu(), self._clock()
         self._task = asyncio.get_running_loop().create_task(self._run(), name="arena-collector")
@@ -163,14 +175,22 @@ class QuietCollector:
         self.stats.looks += 1
         new = gc.get_count()[0]
         heap = max(self._heap, p.min_heap)
-        grown = sys.getallocatedblocks() - self._heap
+        blocks = sys.getallocatedblocks()
+        grown = blocks - self._heap
         quiet = self.quiet()
         if grown >= p.forced_share * heap:
-            self._full("forced")
+            self._deep("forced")
             log.info("garbage collection forced: the heap grew by %d blocks", grown)
             return "forced"
-        if self._quiet >= p.quiet_looks and grown >= p.full_share * heap:
-            self._full("full")
+        if self._quiet >= p.deep_quiet_looks and grown >= p.deep_share * heap:
+            self._deep("deep")
+            return "deep"
+        if self._quiet >= p.quiet_looks and blocks - self._at_full >= p.full_share * heap:
+            started = time.perf_counter()
+            gc.collect()  # all that is not frozen: what came since the last full one
+            gc.freeze()
+            self._at_full = sys.getallocatedblocks()
+            self._count("full", time.perf_counter() - started)
             return "full"
         if not quiet or new >= p.young_min:
             started = time.perf_counter()
@@ -179,11 +199,14 @@ class QuietCollector:
             return "young"
         return None
 
-    def _full(self, kind: Kind) -> None:
-        """Collect everything but what start-up froze."""
+    def _deep(self, kind: Kind) -> None:
+        """Collect everything, frozen objects too (start-up's included), then freeze what
+        survived again."""
         started = time.perf_counter()
+        gc.unfreeze()
         gc.collect()
-        self._heap = sys.getallocatedblocks()
+        gc.freeze()
+        self._heap = self._at_full = sys.getallocatedblocks()
         self._count(kind, time.perf_counter() - started)
 
     def _count(self, kind: Kind, took: float) -> None:

@@ -51,13 +51,14 @@ def collector_off() -> Iterator[None]:
     try:
         yield
     finally:
+        gc.unfreeze()
         if was:
             gc.enable()
 
 
 def make(clock: Clock, **policy: float) -> QuietCollector:
     c = QuietCollector(CollectorPolicy(**policy), cpu=lambda: clock.cpu, clock=lambda: clock.now)  # type: ignore[arg-type]
-    c._heap = sys.getallocatedblocks()
+    c._heap = c._at_full = sys.getallocatedblocks()
     c.quiet()  # the first look's reference point (not counted as a look)
     c._quiet = 0
     return c
@@ -120,7 +121,7 @@ def test_a_full_collection_waits_for_quiet_seconds_and_finds_cycles_among_kept()
     ``full_share`` since the last one, at the eighth quiet look in a row (two seconds)."""
     clock = Clock()
     two = blocks_for(0.02)
-    c = make(clock, young_min=100, full_share=0.01, forced_share=10.0, min_heap=0)
+    c = make(clock, young_min=100, full_share=0.01, deep_share=10.0, min_heap=0)
     kept = [Cycle() for _ in range(two)]
     clock.spend(0.25, cpu_share=0.9)
     assert c.look() == "young"  # busy: kept, in an older generation
@@ -130,11 +131,41 @@ def test_a_full_collection_waits_for_quiet_seconds_and_finds_cycles_among_kept()
         clock.spend(0.25, cpu_share=0.0)
         assert c.look() is None  # quiet, but not for long enough
     clock.spend(0.25, cpu_share=0.0)
+    frozen = gc.get_freeze_count()
     assert c.look() == "full"
     assert alive() == 0
-    assert c._heap <= sys.getallocatedblocks() + 100  # counted again
+    assert gc.get_freeze_count() >= frozen  # what survived is frozen: never scanned again
+    assert c._at_full <= sys.getallocatedblocks() + 100  # counted again
     clock.spend(0.25, cpu_share=0.0)
     assert c.look() is None  # nothing kept since
+
+
+@pytest.mark.usefixtures("collector_off")
+def test_a_deep_collection_after_a_quiet_minute_finds_cycles_among_frozen_objects() -> None:
+    """What a full collection froze is only scanned again by a deep one: once the heap
+    grew by ``deep_share`` since the last, after ``deep_quiet_looks`` quiet looks."""
+    clock = Clock()
+    two = blocks_for(0.02)
+    c = make(
+        clock, young_min=100, full_share=0.01, deep_share=0.01, deep_quiet_looks=20, min_heap=0
+    )
+    kept = [Cycle() for _ in range(two)]
+    clock.spend(0.25, cpu_share=0.9)
+    assert c.look() == "young"
+    looks = []
+    for _ in range(8):
+        clock.spend(0.25, cpu_share=0.0)
+        looks.append(c.look())
+    assert looks[-1] == "full" and set(looks[:-1]) == {None}
+    kept.clear()  # garbage among frozen objects: no full collection sees it
+    for _ in range(11):
+        clock.spend(0.25, cpu_share=0.0)
+        assert c.look() is None
+    assert alive() > 0
+    clock.spend(0.25, cpu_share=0.0)
+    assert c.look() == "deep"  # the twentieth quiet look
+    assert alive() == 0
+    assert c._heap == c._at_full
 
 
 @pytest.mark.usefixtures("collector_off")
