@@ -24,7 +24,8 @@ Printed in one run, beside the issue's goals: achieved clicks/s, Discord calls p
 click, acknowledgement p50/p99 (dispatch to the interaction's callback), click to
 public result p50/p95/p99 (dispatch to the last public post or edit the click caused,
 AI replies and reveals included, over the clicks that changed the channel), event-loop
-lag p99 and worst (a 5 ms heartbeat's lateness), CPU per click (this process, its
+lag p99 and worst (a 5 ms heartbeat's lateness), the event loop's callbacks over 50 ms
+(each one timed, with the CPU it spent and its name), CPU per click (this process, its
 threads, its AI worker processes and its drawing processes; the simulated clients and
 the fake Discord run in the same process and are counted too, and the split is printed:
 the bot's process, the fake Discord's share of it, the AI workers, the drawing workers),
