@@ -32,8 +32,10 @@ callback of its own:
   it collects everything, frozen objects too (``deep``): cycles among older objects are
   found there, when nobody is playing;
 - whatever the load, once the heap grew by :attr:`~CollectorPolicy.forced_share` since
-  the last deep collection, it makes one anyway (``forced``, logged): the bound on memory
-  if a bot busy for hours made cyclic garbage among objects it kept.
+  the last full collection, it makes one anyway (``forced``, logged), and once it grew by
+  :attr:`~CollectorPolicy.deep_forced_share` since the last deep one, a deep one
+  (``forced-deep``, logged): the bounds on memory if a bot busy for hours made cyclic
+  garbage among objects it kept.
 
 The heap is counted in the interpreter's small memory blocks (``sys.getallocatedblocks``,
 a sum over its arenas, cheap): counting objects walks all of them, tens of milliseconds
@@ -56,7 +58,7 @@ from typing import Literal
 
 log = logging.getLogger(__name__)
 
-Kind = Literal["young", "full", "deep", "forced"]
+Kind = Literal["young", "full", "deep", "forced", "forced-deep"]
 
 
 @dataclass(frozen=True)
@@ -82,9 +84,12 @@ class CollectorPolicy:
     deep_share: float = 0.25
     """The heap's growth since the last deep collection, as a share of it then, worth a
     deep one after a quiet minute."""
-    forced_share: float = 2.0
+    forced_share: float = 1.0
+    """The heap's growth since the last full collection, as a share of the heap after the
+    last deep one, that forces a full one whatever the load (what it scans: its size)."""
+    deep_forced_share: float = 4.0
     """The heap's growth since the last deep collection, as a share of it then, that
-    forces one whatever the load (it at most triples before that)."""
+    forces a deep one whatever the load (memory at most five times as large before)."""
     min_heap: int = 500_000
     """The heap the shares are taken of, at least, in memory blocks (a small bot)."""
 
@@ -178,19 +183,20 @@ class QuietCollector:
         blocks = sys.getallocatedblocks()
         grown = blocks - self._heap
         quiet = self.quiet()
-        if grown >= p.forced_share * heap:
-            self._deep("forced")
-            log.info("garbage collection forced: the heap grew by %d blocks", grown)
-            return "forced"
+        if grown >= p.deep_forced_share * heap:
+            self._deep("forced-deep")
+            log.info("deep garbage collection forced: the heap grew by %d blocks", grown)
+            return "forced-deep"
         if self._quiet >= p.deep_quiet_looks and grown >= p.deep_share * heap:
             self._deep("deep")
             return "deep"
-        if self._quiet >= p.quiet_looks and blocks - self._at_full >= p.full_share * heap:
-            started = time.perf_counter()
-            gc.collect()  # all that is not frozen: what came since the last full one
-            gc.freeze()
-            self._at_full = sys.getallocatedblocks()
-            self._count("full", time.perf_counter() - started)
+        since_full = blocks - self._at_full
+        if since_full >= p.forced_share * heap:
+            self._full("forced")
+            log.info("garbage collection forced: the heap grew by %d blocks", since_full)
+            return "forced"
+        if self._quiet >= p.quiet_looks and since_full >= p.full_share * heap:
+            self._full("full")
             return "full"
         if not quiet or new >= p.young_min:
             started = time.perf_counter()
@@ -198,6 +204,15 @@ class QuietCollector:
             self._count("young", time.perf_counter() - started)
             return "young"
         return None
+
+    def _full(self, kind: Kind) -> None:
+        """Collect all that is not frozen (what came since the last full collection), then
+        freeze what survived."""
+        started = time.perf_counter()
+        gc.collect()
+        gc.freeze()
+        self._at_full = sys.getallocatedblocks()
+        self._count(kind, time.perf_counter() - started)
 
     def _deep(self, kind: Kind) -> None:
         """Collect everything, frozen objects too (start-up's included), then freeze what

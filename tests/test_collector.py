@@ -174,7 +174,7 @@ def test_objects_kept_past_the_forced_share_are_collected_even_under_load() -> N
     collected."""
     clock = Clock()
     two, four = blocks_for(0.02), blocks_for(0.04)  # (it collects: before the test)
-    c = make(clock, forced_share=0.05, min_heap=0)
+    c = make(clock, forced_share=0.05, deep_forced_share=10.0, min_heap=0)
     kept = [Cycle() for _ in range(two)]
     clock.spend(0.25, cpu_share=1.0)
     assert c.look() == "young"  # grew by 2%: under 5%
@@ -183,6 +183,23 @@ def test_objects_kept_past_the_forced_share_are_collected_even_under_load() -> N
     clock.spend(0.25, cpu_share=1.0)
     assert c.look() == "forced"  # 6%: past 5%, busy or not
     assert alive() == 0
+
+
+@pytest.mark.usefixtures("collector_off")
+def test_garbage_among_frozen_objects_past_the_deep_bound_is_collected_under_load() -> None:
+    clock = Clock()
+    two = blocks_for(0.02)
+    c = make(clock, full_share=0.01, deep_forced_share=0.03, min_heap=0)
+    kept = [Cycle() for _ in range(two)]
+    for _ in range(8):  # a quiet moment: a full collection freezes them
+        clock.spend(0.25, cpu_share=0.0)
+        c.look()
+    assert c.stats.collections.get("full") == 1
+    kept.clear()  # garbage among frozen objects
+    more = [Cycle() for _ in range(two)]
+    clock.spend(0.25, cpu_share=1.0)
+    assert c.look() == "forced-deep"  # 4% since the last deep one: past 3%, busy
+    assert alive() == len(more)
 
 
 async def test_start_turns_automatic_collection_off_and_stop_gives_it_back() -> None:
