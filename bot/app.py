@@ -55,9 +55,9 @@ class ArenaBot(commands.Bot):
     worker processes and the drawing processes (:mod:`bot.gm.drawing`) are started before
     the first click (in a thread: starting one blocks), and, once ready, what start-up
     loaded (modules, game data, recovered matches) is moved out of the garbage collector's
-    sight (``gc.freeze``), so full collections scan only what was made since, and
-    garbage is collected between callbacks, in small steps while busy and fully at quiet
-    moments, not inside clicks (:class:`bot.collector.QuietCollector`). The deployed bot
+    sight (``gc.freeze``), and garbage is collected between callbacks, in small steps that
+    freeze what they kept, and fully only when nobody is playing, not inside clicks
+    (:class:`bot.collector.QuietCollector`). The deployed bot
     (:class:`ShardedArenaBot`) and ``bench/bench_load.py`` set it; tests booting many bots
     in one process leave it off (frozen objects are never collected, and the worker
     processes would outlive each test)."""

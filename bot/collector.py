@@ -1,5 +1,5 @@
-"""When a long-lived bot collects garbage: in small steps between callbacks while it is
-busy, and fully at quiet moments.
+"""When a long-lived bot collects garbage: in small steps between callbacks, each of which
+freezes what it kept, and everything only when nobody is playing.
 
 Why (issue 16 item 5, no callback over 50 ms): CPython collects young objects when the
 count of objects allocated minus those freed passes a threshold, inside whatever
@@ -9,41 +9,40 @@ while it builds the new one, so a young collection came only after two to four t
 its threshold of new objects had piled up, and the older collection scanned again the
 states of every match being played: 40-90 ms for a young one and 120-210 ms for an older
 one on 2 cores at 120-180 clicks/s, several a minute, inside clicks' callbacks. Nothing
-came of that work: the bot makes no cyclic garbage under load (interactions, files and
-views are unlinked or weakly held; a full collection after 11,600 clicks found none).
+came of that work: the bot makes no cyclic garbage that outlives a quarter of a second
+(interactions, files and views are unlinked or weakly held; with every step's survivors
+frozen, a collection of the whole heap after 100 seconds of the load benchmark, 12,000
+clicks, found no unreachable object at all).
 
 So, once start-up is frozen (:class:`bot.app.ArenaBot`), automatic collection is off and
 this task looks at the process every :attr:`CollectorPolicy.check_every` seconds, as a
 callback of its own:
 
-- while the process is busy, or when enough new objects piled up, it collects what was
-  made since the last look (``young``, generation 0; what survives goes to the next
-  generation, which no step scans): a step scans a quarter of a second of new objects
-  and never scans them again;
-- once the process has been quiet for :attr:`~CollectorPolicy.quiet_looks` looks (its CPU
-  under :attr:`~CollectorPolicy.quiet_cpu` of a core) and the heap grew by
-  :attr:`~CollectorPolicy.full_share` since the last such collection, it collects all
-  that is not frozen and freezes what survives (``full``): the cycles that formed among
-  the objects the steps kept are found there, and each full collection scans only what
-  came since the one before (90-150 ms on 2 cores with 100 matches being played, whose
-  live states are always that new);
-- once the process has been quiet for a minute (:attr:`~CollectorPolicy.deep_quiet_looks`)
-  and the heap grew by :attr:`~CollectorPolicy.deep_share` since the last deep collection
+- while the process is busy (its CPU over :attr:`~CollectorPolicy.quiet_cpu` of a core
+  since the last look), or when :attr:`~CollectorPolicy.young_min` new objects piled up,
+  it collects what was made since the last step and freezes what survived (``young``):
+  a step scans a quarter of a second of new objects, 20-35 ms at worst on 2 cores at
+  120 clicks/s, and nothing it kept is ever scanned again by a step. Frozen objects
+  still die by reference counting as all objects do; only a cycle among them waits;
+- once the process has been idle for :attr:`~CollectorPolicy.idle_looks` looks in a row
+  (a minute under :attr:`~CollectorPolicy.idle_cpu` of a core: nobody is clicking) and
+  the heap grew by :attr:`~CollectorPolicy.deep_share` since the last such collection
   (CPython's own rule for its full collections is a quarter of the long-lived objects),
-  it collects everything, frozen objects too (``deep``): cycles among older objects are
-  found there, when nobody is playing;
-- whatever the load, once the heap grew by :attr:`~CollectorPolicy.forced_share` since
-  the last full collection, it makes one anyway (``forced``, logged), and once it grew by
-  :attr:`~CollectorPolicy.deep_forced_share` since the last deep one, a deep one
-  (``forced-deep``, logged): the bounds on memory if a bot busy for hours made cyclic
-  garbage among objects it kept.
+  it collects everything, frozen objects too, and freezes the survivors again
+  (``deep``): the cycles among kept objects are found there, at a few hundred
+  milliseconds per million objects, when nobody waits for them;
+- whatever the load, once the heap grew by :attr:`~CollectorPolicy.deep_forced_share`
+  since the last deep collection, it makes one anyway (``forced-deep``, logged): the
+  bound on memory if a bot busy for hours without an idle minute kept cyclic garbage.
+
+An earlier version kept the steps' survivors unfrozen until two quiet seconds and
+collected them then: that collection scanned the live states of every match played
+since the last one (90-150 ms), met the first clicks of the next burst, and was forced
+under sustained load once the heap doubled (200-400 ms), for no garbage found.
 
 The heap is counted in the interpreter's small memory blocks (``sys.getallocatedblocks``,
 a sum over its arenas, cheap): counting objects walks all of them, tens of milliseconds
 in a big heap.
-
-Objects still die by reference counting as they always do; only cycles wait for a
-collection.
 """
 
 from __future__ import annotations
@@ -59,7 +58,7 @@ from typing import Literal
 
 log = logging.getLogger(__name__)
 
-Kind = Literal["young", "full", "deep", "forced", "forced-deep"]
+Kind = Literal["young", "deep", "forced-deep"]
 
 
 @dataclass(frozen=True)
@@ -67,27 +66,21 @@ class CollectorPolicy:
     """The collector's settings (measured with ``bench/bench_load.py``, README "Load")."""
 
     check_every: float = 0.25
-    """Seconds between two looks: what a young step scans is what survived this long."""
+    """Seconds between two looks: what a young step scans is what was made in that time."""
     quiet_cpu: float = 0.25
-    """The process's CPU share of one core since the last look under which it is quiet
-    (a few dozen clicks/s)."""
-    quiet_looks: int = 8
-    """Quiet looks in a row before a full collection (two seconds: not the first instant
-    of a lull, which may be the start of a burst)."""
-    deep_quiet_looks: int = 240
-    """Quiet looks in a row before a deep collection (a minute: nobody is playing)."""
+    """The process's CPU share of one core since the last look under which it is quiet: a
+    few dozen clicks/s, whose new objects wait for ``young_min`` of them."""
     young_min: int = 2_000
     """New objects (allocated minus freed) worth a young step while quiet (a busy process
     steps at every look: its old objects' deaths hide its new ones from this count)."""
-    full_share: float = 0.1
-    """The heap's growth since the last full collection, as a share of the heap after the
-    last deep one, worth a full one at a quiet moment (what it scans)."""
+    idle_cpu: float = 0.05
+    """The process's CPU share of one core since the last look under which it is idle (at
+    most a click or two in a look)."""
+    idle_looks: int = 240
+    """Idle looks in a row before a deep collection (a minute: nobody is playing)."""
     deep_share: float = 0.25
     """The heap's growth since the last deep collection, as a share of it then, worth a
-    deep one after a quiet minute."""
-    forced_share: float = 1.0
-    """The heap's growth since the last full collection, as a share of the heap after the
-    last deep one, that forces a full one whatever the load (what it scans: its size)."""
+    deep one after an idle minute."""
     deep_forced_share: float = 4.0
     """The heap's growth since the last deep collection, as a share of it then, that
     forces a deep one whatever the load (memory at most five times as large before)."""
@@ -106,8 +99,9 @@ class CollectorStats:
 
 
 class QuietCollector:
-    """Collects garbage in small steps and at quiet moments (see the module). ``cpu`` and
-    ``clock`` are the process's CPU seconds and a monotonic clock, injectable for tests."""
+    """Collects garbage in small steps and everything when idle (see the module). ``cpu``
+    and ``clock`` are the process's CPU seconds and a monotonic clock, injectable for
+    tests."""
 
     def __init__(
         self,
@@ -124,10 +118,8 @@ class QuietCollector:
         self._was_enabled = True
         self._heap = 0
         """Memory blocks in use after the last deep collection (or at start)."""
-        self._at_full = 0
-        """Memory blocks in use after the last full or deep collection (or at start)."""
-        self._quiet = 0
-        """Quiet looks in a row."""
+        self._idle = 0
+        """Idle looks in a row."""
         self._last_cpu = 0.0
         self._last_time = 0.0
 
@@ -140,13 +132,14 @@ class QuietCollector:
         is counted as it is now."""
         self._was_enabled = gc.isenabled()
         gc.disable()
-        self._heap = self._at_full = sys.getallocatedblocks()
-        self._quiet = 0
+        self._heap = sys.getallocatedblocks()
+        self._idle = 0
         self._last_cpu, self._last_time = self._cpu(), self._clock()
         self._task = asyncio.get_running_loop().create_task(self._run(), name="arena-collector")
 
     async def stop(self) -> None:
-        """Stop looking and give collection back to CPython as it was."""
+        """Stop looking and give collection back to CPython as it was, frozen objects
+        included (the steps froze what they kept)."""
         task, self._task = self._task, None
         if task is not None:
             task.cancel()
@@ -154,6 +147,7 @@ class QuietCollector:
                 await task
             except asyncio.CancelledError:
                 pass
+        gc.unfreeze()
         if self._was_enabled:
             gc.enable()
 
@@ -165,55 +159,38 @@ class QuietCollector:
             except Exception:  # never let the collector's bookkeeping end the task
                 log.exception("garbage collector look failed")
 
-    def quiet(self) -> bool:
-        """Whether the process used less than ``quiet_cpu`` of a core since the last look
-        (and counts the quiet looks in a row)."""
+    def load(self) -> float:
+        """The process's CPU share of one core since the last look (and counts the idle
+        looks in a row)."""
         cpu, now = self._cpu(), self._clock()
         spent, elapsed = cpu - self._last_cpu, now - self._last_time
         self._last_cpu, self._last_time = cpu, now
-        quiet = elapsed > 0 and spent / elapsed < self.policy.quiet_cpu
-        self._quiet = self._quiet + 1 if quiet else 0
-        return quiet
+        load = spent / elapsed if elapsed > 0 else 0.0
+        self._idle = self._idle + 1 if load < self.policy.idle_cpu else 0
+        return load
 
     def look(self) -> Kind | None:
         """One look: the collection it made, if any."""
         p = self.policy
         self.stats.looks += 1
         new = gc.get_count()[0]
+        load = self.load()
         heap = max(self._heap, p.min_heap)
-        blocks = sys.getallocatedblocks()
-        grown = blocks - self._heap
-        quiet = self.quiet()
+        grown = sys.getallocatedblocks() - self._heap
         if grown >= p.deep_forced_share * heap:
             self._deep("forced-deep")
             log.info("deep garbage collection forced: the heap grew by %d blocks", grown)
             return "forced-deep"
-        if self._quiet >= p.deep_quiet_looks and grown >= p.deep_share * heap:
+        if self._idle >= p.idle_looks and grown >= p.deep_share * heap:
             self._deep("deep")
             return "deep"
-        since_full = blocks - self._at_full
-        if since_full >= p.forced_share * heap:
-            self._full("forced")
-            log.info("garbage collection forced: the heap grew by %d blocks", since_full)
-            return "forced"
-        if self._quiet >= p.quiet_looks and since_full >= p.full_share * heap:
-            self._full("full")
-            return "full"
-        if not quiet or new >= p.young_min:
+        if load >= p.quiet_cpu or new >= p.young_min:
             started = time.perf_counter()
-            gc.collect(0)  # what is new: the survivors go to generation 1, never scanned here
+            gc.collect(0)  # what is new since the last step
+            gc.freeze()  # what survived it: never scanned again but by a deep collection
             self._count("young", time.perf_counter() - started)
             return "young"
         return None
-
-    def _full(self, kind: Kind) -> None:
-        """Collect all that is not frozen (what came since the last full collection), then
-        freeze what survived."""
-        started = time.perf_counter()
-        gc.collect()
-        gc.freeze()
-        self._at_full = sys.getallocatedblocks()
-        self._count(kind, time.perf_counter() - started)
 
     def _deep(self, kind: Kind) -> None:
         """Collect everything, frozen objects too (start-up's included), then freeze what
@@ -222,7 +199,7 @@ class QuietCollector:
         gc.unfreeze()
         gc.collect()
         gc.freeze()
-        self._heap = self._at_full = sys.getallocatedblocks()
+        self._heap = sys.getallocatedblocks()
         self._count(kind, time.perf_counter() - started)
 
     def _count(self, kind: Kind, took: float) -> None:

@@ -1,4 +1,4 @@
-"""The long-lived bot's garbage collection at quiet moments (issue 16 item 5).
+"""The long-lived bot's garbage collection in steps and when idle (issue 16 item 5).
 
 The policy is checked with an injected CPU clock and the real collector; the bot's start
 and stop with the real task.
@@ -10,7 +10,7 @@ import asyncio
 import gc
 import sys
 import weakref
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 import pytest
 
@@ -58,9 +58,9 @@ def collector_off() -> Iterator[None]:
 
 def make(clock: Clock, **policy: float) -> QuietCollector:
     c = QuietCollector(CollectorPolicy(**policy), cpu=lambda: clock.cpu, clock=lambda: clock.now)  # type: ignore[arg-type]
-    c._heap = c._at_full = sys.getallocatedblocks()
-    c.quiet()  # the first look's reference point (not counted as a look)
-    c._quiet = 0
+    c._heap = sys.getallocatedblocks()
+    c.load()  # the first look's reference point (not counted as a look)
+    c._idle = 0
     return c
 
 
@@ -84,129 +84,128 @@ def alive() -> int:
     return len(LIVE)
 
 
+def tracked(objects: Iterable[object]) -> bool:
+    """Whether any of ``objects`` is in a generation a collection scans (not frozen)."""
+    ids = {id(o) for o in objects}
+    return any(id(o) in ids for o in gc.get_objects())
+
+
 @pytest.mark.usefixtures("collector_off")
-def test_a_busy_process_steps_at_every_look_and_never_rescans_what_survived() -> None:
-    """Under load each look collects what is new, between callbacks; the survivors go to
-    an older generation that the next step does not scan."""
+def test_a_busy_process_steps_at_every_look_and_freezes_what_survived() -> None:
+    """Under load each look collects what is new, between callbacks, and freezes the
+    survivors: no later step scans them again."""
     clock = Clock()
     c = make(clock, young_min=10**9)
     cycles(500)
     kept = [Cycle() for _ in range(300)]
+    frozen = gc.get_freeze_count()
     clock.spend(0.25, cpu_share=0.9)
     assert c.look() == "young"
     assert alive() == 300
-    young = {id(o) for o in gc.get_objects(0)}
-    assert not any(id(k) in young for k in kept)  # the survivors are older now
+    assert not tracked(kept)
+    assert gc.get_freeze_count() >= frozen + 300
     clock.spend(0.25, cpu_share=0.9)
     assert c.look() == "young"  # busy: a step even with little new
     assert len(kept) == 300
+
+
+class Probe:
+    """An object outside any cycle, tracked by the collector (it has a ``__dict__``)."""
+
+
+@pytest.mark.usefixtures("collector_off")
+def test_a_frozen_object_still_dies_by_reference_counting() -> None:
+    clock = Clock()
+    c = make(clock)
+    probe = Probe()
+    dead = weakref.ref(probe)
+    assert gc.is_tracked(probe)
+    clock.spend(0.25, cpu_share=0.9)
+    assert c.look() == "young"
+    assert not tracked([probe])
+    del probe
+    assert dead() is None  # no collection needed
 
 
 @pytest.mark.usefixtures("collector_off")
 def test_a_quiet_process_steps_only_when_enough_piled_up() -> None:
     clock = Clock()
     c = make(clock, young_min=2_000)
-    clock.spend(0.25, cpu_share=0.0)
+    clock.spend(0.25, cpu_share=0.1)  # quiet, not idle
     assert c.look() is None
     cycles(1_500)  # 3,000 objects: each cycle and its attributes
-    clock.spend(0.25, cpu_share=0.0)
+    clock.spend(0.25, cpu_share=0.1)
     assert c.look() == "young"
     assert alive() == 0
     assert c.stats.collections == {"young": 1}
 
 
 @pytest.mark.usefixtures("collector_off")
-def test_a_full_collection_waits_for_quiet_seconds_and_finds_cycles_among_kept() -> None:
-    """Cycles among objects a step kept wait for a full collection: once the heap grew by
-    ``full_share`` since the last one, at the eighth quiet look in a row (two seconds)."""
+def test_cycles_among_kept_objects_wait_for_an_idle_minute() -> None:
+    """Cycles among objects a step kept (frozen) are found by a deep collection: once the
+    heap grew by ``deep_share`` since the last one, at the ``idle_looks``-th idle look in a
+    row; a look that is only quiet starts the count again."""
     clock = Clock()
     two = blocks_for(0.02)
-    c = make(clock, young_min=100, full_share=0.01, deep_share=10.0, min_heap=0)
+    c = make(clock, young_min=10**9, deep_share=0.01, idle_looks=20, min_heap=0)
     kept = [Cycle() for _ in range(two)]
     clock.spend(0.25, cpu_share=0.9)
-    assert c.look() == "young"  # busy: kept, in an older generation
-    kept.clear()  # their cycles become garbage: young steps cannot see them
-    assert alive() > 0
-    for _ in range(7):
-        clock.spend(0.25, cpu_share=0.0)
-        assert c.look() is None  # quiet, but not for long enough
-    clock.spend(0.25, cpu_share=0.0)
-    frozen = gc.get_freeze_count()
-    assert c.look() == "full"
-    assert alive() == 0
-    assert gc.get_freeze_count() >= frozen  # what survived is frozen: never scanned again
-    assert c._at_full <= sys.getallocatedblocks() + 100  # counted again
-    clock.spend(0.25, cpu_share=0.0)
-    assert c.look() is None  # nothing kept since
-
-
-@pytest.mark.usefixtures("collector_off")
-def test_a_deep_collection_after_a_quiet_minute_finds_cycles_among_frozen_objects() -> None:
-    """What a full collection froze is only scanned again by a deep one: once the heap
-    grew by ``deep_share`` since the last, after ``deep_quiet_looks`` quiet looks."""
-    clock = Clock()
-    two = blocks_for(0.02)
-    c = make(
-        clock, young_min=100, full_share=0.01, deep_share=0.01, deep_quiet_looks=20, min_heap=0
-    )
-    kept = [Cycle() for _ in range(two)]
-    clock.spend(0.25, cpu_share=0.9)
-    assert c.look() == "young"
-    looks = []
-    for _ in range(8):
-        clock.spend(0.25, cpu_share=0.0)
-        looks.append(c.look())
-    assert looks[-1] == "full" and set(looks[:-1]) == {None}
-    kept.clear()  # garbage among frozen objects: no full collection sees it
-    for _ in range(11):
+    assert c.look() == "young"  # busy: kept, frozen
+    kept.clear()  # their cycles become garbage: no step can see them
+    for _ in range(19):
+        clock.spend(0.25, cpu_share=0.01)
+        assert c.look() is None  # idle, but not for long enough
+    clock.spend(0.25, cpu_share=0.1)  # a click: quiet, not idle
+    assert c.look() is None
+    for _ in range(19):
         clock.spend(0.25, cpu_share=0.0)
         assert c.look() is None
     assert alive() > 0
     clock.spend(0.25, cpu_share=0.0)
-    assert c.look() == "deep"  # the twentieth quiet look
+    assert c.look() == "deep"  # the twentieth idle look in a row
     assert alive() == 0
-    assert c._heap == c._at_full
+    assert c._heap <= sys.getallocatedblocks() + 100  # counted again
+    clock.spend(0.25, cpu_share=0.0)
+    assert c.look() is None  # the heap has not grown since
 
 
 @pytest.mark.usefixtures("collector_off")
-def test_objects_kept_past_the_forced_share_are_collected_even_under_load() -> None:
-    """The bound on memory: a bot busy for hours that kept cyclic garbage still gets it
-    collected."""
+def test_an_idle_minute_without_growth_collects_nothing() -> None:
+    """A deep collection scans everything: not worth it for a heap that did not grow."""
     clock = Clock()
-    two, four = blocks_for(0.02), blocks_for(0.04)  # (it collects: before the test)
-    c = make(clock, forced_share=0.05, deep_forced_share=10.0, min_heap=0)
-    kept = [Cycle() for _ in range(two)]
-    clock.spend(0.25, cpu_share=1.0)
-    assert c.look() == "young"  # grew by 2%: under 5%
-    kept.clear()  # garbage among kept objects
-    cycles(four)
-    clock.spend(0.25, cpu_share=1.0)
-    assert c.look() == "forced"  # 6%: past 5%, busy or not
-    assert alive() == 0
+    c = make(clock, young_min=10**9, deep_share=0.5, idle_looks=4, min_heap=0)
+    kept = [Cycle() for _ in range(blocks_for(0.02))]
+    clock.spend(0.25, cpu_share=0.9)
+    assert c.look() == "young"
+    kept.clear()
+    looks = []
+    for _ in range(10):
+        clock.spend(0.25, cpu_share=0.0)
+        looks.append(c.look())
+    assert set(looks) == {None}
+    assert alive() > 0
 
 
 @pytest.mark.usefixtures("collector_off")
 def test_garbage_among_frozen_objects_past_the_deep_bound_is_collected_under_load() -> None:
+    """The bound on memory: a bot busy for hours that kept cyclic garbage still gets it
+    collected."""
     clock = Clock()
-    two = blocks_for(0.02)
-    c = make(clock, full_share=0.01, deep_forced_share=0.03, min_heap=0)
+    two, four = blocks_for(0.02), blocks_for(0.04)  # (it collects: before the test)
+    c = make(clock, deep_forced_share=0.05, min_heap=0)
     kept = [Cycle() for _ in range(two)]
-    for _ in range(8):  # a quiet moment: a full collection freezes them
-        clock.spend(0.25, cpu_share=0.0)
-        c.look()
-    assert c.stats.collections.get("full") == 1
-    kept.clear()  # garbage among frozen objects
-    more = [Cycle() for _ in range(two)]
     clock.spend(0.25, cpu_share=1.0)
-    assert c.look() == "forced-deep"  # 4% since the last deep one: past 3%, busy
+    assert c.look() == "young"  # grew by 2%: under 5%
+    kept.clear()  # garbage among frozen objects
+    more = [Cycle() for _ in range(four)]
+    clock.spend(0.25, cpu_share=1.0)
+    assert c.look() == "forced-deep"  # 6% since the last deep one: past 5%, busy
     assert alive() == len(more)
 
 
 async def test_start_turns_automatic_collection_off_and_stop_gives_it_back() -> None:
     assert gc.isenabled()
-    c = QuietCollector(
-        CollectorPolicy(check_every=0.01, quiet_cpu=2.0, young_min=1, full_share=100.0)
-    )
+    c = QuietCollector(CollectorPolicy(check_every=0.01, quiet_cpu=2.0, young_min=1))
     c.start()
     try:
         assert not gc.isenabled() and c.running
@@ -216,6 +215,8 @@ async def test_start_turns_automatic_collection_off_and_stop_gives_it_back() -> 
             if c.stats.collections.get("young"):
                 break
         assert c.stats.collections.get("young")  # a process always quiet: looks collect
+        assert gc.get_freeze_count() > 0
     finally:
         await c.stop()
     assert gc.isenabled() and not c.running
+    assert gc.get_freeze_count() == 0  # what the steps froze is scanned again
