@@ -28,7 +28,8 @@ lag p99 and worst (a 5 ms heartbeat's lateness), the event loop's callbacks over
 (each one timed, with the CPU it spent and its name), CPU per click (this process, its
 threads, its AI worker processes and its drawing processes; the simulated clients and
 the fake Discord run in the same process and are counted too, and the split is printed:
-the bot's process, the fake Discord's share of it, the AI workers, the drawing workers),
+the bot's process, the fake Discord's and the load clients' shares of it, the AI
+workers, the drawing workers),
 and memory per live match per game (tracemalloc over reloading a sample of the idle matches; RSS growth over the whole live set as a cross-check). Beside them, the Discord
 budget: channel posts and edits per click and per second against the pacing's global
 budget, and the click rate that budget allows at this mix whatever the CPU (Discord does
@@ -61,6 +62,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+
+from discord.state import ConnectionState  # noqa: E402
 
 import bot.gm.lobby  # noqa: E402
 from bench.bench_loop import pct, store_live  # noqa: E402
@@ -199,6 +202,10 @@ class SlowCallbacks:
         """(seconds, CPU seconds, name) of each callback over the limit."""
         self.worst: tuple[float, float, str] = (0.0, 0.0, "none")
         """(seconds, CPU seconds, name) of the longest callback, over the limit or not."""
+        self.clients: set[asyncio.Task[None]] = set()
+        """The load clients' tasks: the CPU of their steps is the benchmark's, not the
+        bot's (:attr:`clients_cpu`)."""
+        self.clients_cpu = 0.0
         self._run: Any = None
 
     def __enter__(self) -> SlowCallbacks:
@@ -206,15 +213,20 @@ class SlowCallbacks:
         timer, cpu = time.perf_counter, time.thread_time
         limit = self.LIMIT
 
+        clients = self.clients
+
         def timed(handle: asyncio.Handle) -> None:
             started, cpu0 = timer(), cpu()
             run(handle)
-            took = timer() - started
+            took, spent = timer() - started, cpu() - cpu0
             self.count += 1
             if took > limit:
-                self.over.append((took, cpu() - cpu0, self.name(handle)))
+                self.over.append((took, spent, self.name(handle)))
             if took > self.worst[0]:
-                self.worst = (took, cpu() - cpu0, self.name(handle))
+                self.worst = (took, spent, self.name(handle))
+            owner: Any = getattr(handle._callback, "__self__", None)  # type: ignore[attr-defined]
+            if owner in clients:
+                self.clients_cpu += spent
 
         asyncio.events.Handle._run = timed  # type: ignore[method-assign]
         return self
@@ -644,13 +656,17 @@ def cpu_by_pid(pids: set[int]) -> float:
 class HarnessClock:
     """CPU the offline Discord spends on the bot's calls (routing them, checking Discord's
     limits, building the JSON a real Discord would answer): the fake's work, which a
-    deployed bot does not pay, timed on the event-loop thread while it is on."""
+    deployed bot does not pay, timed on the event-loop thread while it is on. Also the
+    bot's parsing of each click, which runs inside a load client's step (the client feeds
+    the gateway event): it is subtracted from the clients' CPU
+    (:attr:`SlowCallbacks.clients_cpu`), since a deployed bot does that parsing too."""
 
     def __init__(self) -> None:
         self.seconds = 0.0
+        self.parse_seconds = 0.0
         self._saved: list[tuple[type, str, Any]] = []
 
-    def _timed(self, fn: Any) -> Any:
+    def _timed(self, fn: Any, total: str) -> Any:
         clock = self
 
         def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -658,15 +674,20 @@ class HarnessClock:
             try:
                 return fn(*args, **kwargs)
             finally:
-                clock.seconds += time.thread_time() - start
+                setattr(clock, total, getattr(clock, total) + time.thread_time() - start)
 
         return wrapper
 
     def __enter__(self) -> HarnessClock:
-        for name in ("_route", "_check_limits"):
-            fn = FakeDiscord.__dict__[name]
-            self._saved.append((FakeDiscord, name, fn))
-            setattr(FakeDiscord, name, self._timed(fn))
+        timed: list[tuple[type, str, str]] = [
+            (FakeDiscord, "_route", "seconds"),
+            (FakeDiscord, "_check_limits", "seconds"),
+            (ConnectionState, "parse_interaction_create", "parse_seconds"),
+        ]
+        for owner, name, total in timed:
+            fn = owner.__dict__[name]
+            self._saved.append((owner, name, fn))
+            setattr(owner, name, self._timed(fn, total))
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -725,7 +746,9 @@ async def measure(
         ai0, draw0 = cpu_by_pid(ai_pids), cpu_by_pid(draw_pids)
         t0 = time.perf_counter()
         until = t0 + seconds
-        await asyncio.gather(*(c.run(until) for c in clients))
+        tasks = [asyncio.create_task(c.run(until), name="load-client") for c in clients]
+        slow.clients.update(tasks)
+        await asyncio.gather(*tasks)
         wall = time.perf_counter() - t0
         cpu = cpu_seconds() - cpu0
         own = sum(os.times()[:2]) - own0
@@ -776,6 +799,7 @@ async def measure(
         cpu_ms_per_click=1000 * cpu / max(1, s.clicks),
         own_ms_per_click=1000 * own / max(1, s.clicks),
         harness_ms_per_click=1000 * harness.seconds / max(1, s.clicks),
+        clients_ms_per_click=1000 * (slow.clients_cpu - harness.parse_seconds) / max(1, s.clicks),
         ai_ms_per_click=1000 * ai_cpu / max(1, s.clicks),
         draw_ms_per_click=1000 * draw_cpu / max(1, s.clicks),
         drawing_processes=len(draw_pids),
@@ -1016,8 +1040,9 @@ def report(fig: dict[str, Any]) -> str:
             "",
         ),
         (
-            "of which: bot process (harness) / AI workers / drawing workers",
-            f"{fig['own_ms_per_click']:.1f} ({fig['harness_ms_per_click']:.1f}) / "
+            "of which: bot process (fake Discord, load clients) / AI workers / drawing workers",
+            f"{fig['own_ms_per_click']:.1f} ({fig['harness_ms_per_click']:.1f}, "
+            f"{fig['clients_ms_per_click']:.1f}) / "
             f"{fig['ai_ms_per_click']:.1f} / {fig['draw_ms_per_click']:.1f} ms",
             "",
             "",

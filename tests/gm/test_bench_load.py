@@ -57,6 +57,8 @@ async def test_a_small_run_plays_every_game_and_prints_every_figure(bench: Modul
     # The split: the bot's process (the fake Discord's share inside it), and the drawing
     # processes drew (the deployed bot's images are drawn there).
     assert 0 < fig["harness_ms_per_click"] < fig["own_ms_per_click"] <= fig["cpu_ms_per_click"]
+    # The load clients' own steps (the bot's parsing of their clicks taken out).
+    assert 0 < fig["clients_ms_per_click"] < fig["own_ms_per_click"] - fig["harness_ms_per_click"]
     assert fig["drawing_processes"] > 0 and fig["draw_ms_per_click"] > 0
     # A ramp step with thinking players: fewer clicks per second than without.
     (step,) = fig["ramp"]
@@ -87,7 +89,7 @@ async def test_a_small_run_plays_every_game_and_prints_every_figure(bench: Modul
         "CPU per click",
         "clicks/s that budget allows",
         "memory per live mad-arena match",
-        "bot process (harness) / AI workers / drawing workers",
+        "bot process (fake Discord, load clients) / AI workers / drawing workers",
         "| think (mean) | clicks/s | channel calls/s | result p50 / p95 | own change p95 |",
         # Either "Sustained with..." or "No step of the ramp kept..." (a loaded machine).
         "the click's own public change (before any AI reply) p95 within 1 s",
