@@ -9,10 +9,11 @@ while it builds the new one, so a young collection came only after two to four t
 its threshold of new objects had piled up, and the older collection scanned again the
 states of every match being played: 40-90 ms for a young one and 120-210 ms for an older
 one on 2 cores at 120-180 clicks/s, several a minute, inside clicks' callbacks. Nothing
-came of that work: the bot makes no cyclic garbage that outlives a quarter of a second
+came of that work: the bot makes no cyclic garbage that outlives a step below
 (interactions, files and views are unlinked or weakly held; with every step's survivors
-frozen, a collection of the whole heap after 100 seconds of the load benchmark, 12,000
-clicks, found no unreachable object at all).
+frozen, a collection of the whole heap after 100 seconds of the load benchmark, about
+12,000 clicks, found no unreachable object at all, with steps a quarter and a tenth of a
+second apart).
 
 So, once start-up is frozen (:class:`bot.app.ArenaBot`), automatic collection is off and
 this task looks at the process every :attr:`CollectorPolicy.check_every` seconds, as a
@@ -21,11 +22,11 @@ callback of its own:
 - while the process is busy (its CPU over :attr:`~CollectorPolicy.quiet_cpu` of a core
   since the last look), or when :attr:`~CollectorPolicy.young_min` new objects piled up,
   it collects what was made since the last step and freezes what survived (``young``):
-  a step scans a quarter of a second of new objects, 20-35 ms at worst on 2 cores at
-  120 clicks/s, and nothing it kept is ever scanned again by a step. Frozen objects
+  a step scans a tenth of a second of new objects, 16 ms at worst on 2 cores at 130
+  clicks/s, and nothing it kept is ever scanned again by a step. Frozen objects
   still die by reference counting as all objects do; only a cycle among them waits;
-- once the process has been idle for :attr:`~CollectorPolicy.idle_looks` looks in a row
-  (a minute under :attr:`~CollectorPolicy.idle_cpu` of a core: nobody is clicking) and
+- once the process has been idle for :attr:`~CollectorPolicy.idle_seconds` (looks in a
+  row under :attr:`~CollectorPolicy.idle_cpu` of a core: nobody is clicking) and
   the heap grew by :attr:`~CollectorPolicy.deep_share` since the last such collection
   (CPython's own rule for its full collections is a quarter of the long-lived objects),
   it collects everything, frozen objects too, and freezes the survivors again
@@ -65,19 +66,21 @@ Kind = Literal["young", "deep", "forced-deep"]
 class CollectorPolicy:
     """The collector's settings (measured with ``bench/bench_load.py``, README "Load")."""
 
-    check_every: float = 0.25
-    """Seconds between two looks: what a young step scans is what was made in that time."""
+    check_every: float = 0.1
+    """Seconds between two looks: what a young step scans is what was made in that time
+    (at 0.25 s, steps of up to 25-38 ms under load and a loop lag p99 of 17.8-19.2 ms; at
+    0.1 s, 16 ms and 14.6-14.7 ms, for the same CPU: README "Load")."""
     quiet_cpu: float = 0.25
-    """The process's CPU share of one core since the last look under which it is quiet: a
-    few dozen clicks/s, whose new objects wait for ``young_min`` of them."""
+    """The process's CPU share of one core since the last look under which it is quiet
+    (a few dozen clicks/s): its new objects wait for ``young_min`` of them."""
     young_min: int = 2_000
     """New objects (allocated minus freed) worth a young step while quiet (a busy process
     steps at every look: its old objects' deaths hide its new ones from this count)."""
     idle_cpu: float = 0.05
     """The process's CPU share of one core since the last look under which it is idle (at
     most a click or two in a look)."""
-    idle_looks: int = 240
-    """Idle looks in a row before a deep collection (a minute: nobody is playing)."""
+    idle_seconds: float = 60.0
+    """Idle time, in looks in a row, before a deep collection (nobody is playing)."""
     deep_share: float = 0.25
     """The heap's growth since the last deep collection, as a share of it then, worth a
     deep one after an idle minute."""
@@ -181,7 +184,7 @@ class QuietCollector:
             self._deep("forced-deep")
             log.info("deep garbage collection forced: the heap grew by %d blocks", grown)
             return "forced-deep"
-        if self._idle >= p.idle_looks and grown >= p.deep_share * heap:
+        if self._idle >= round(p.idle_seconds / p.check_every) and grown >= p.deep_share * heap:
             self._deep("deep")
             return "deep"
         if load >= p.quiet_cpu or new >= p.young_min:

@@ -143,11 +143,13 @@ def test_a_quiet_process_steps_only_when_enough_piled_up() -> None:
 @pytest.mark.usefixtures("collector_off")
 def test_cycles_among_kept_objects_wait_for_an_idle_minute() -> None:
     """Cycles among objects a step kept (frozen) are found by a deep collection: once the
-    heap grew by ``deep_share`` since the last one, at the ``idle_looks``-th idle look in a
-    row; a look that is only quiet starts the count again."""
+    heap grew by ``deep_share`` since the last one, once ``idle_seconds`` passed in idle
+    looks in a row; a look that is only quiet starts the count again."""
     clock = Clock()
     two = blocks_for(0.02)
-    c = make(clock, young_min=10**9, deep_share=0.01, idle_looks=20, min_heap=0)
+    c = make(
+        clock, check_every=0.25, young_min=10**9, deep_share=0.01, idle_seconds=5.0, min_heap=0
+    )
     kept = [Cycle() for _ in range(two)]
     clock.spend(0.25, cpu_share=0.9)
     assert c.look() == "young"  # busy: kept, frozen
@@ -173,7 +175,7 @@ def test_cycles_among_kept_objects_wait_for_an_idle_minute() -> None:
 def test_an_idle_minute_without_growth_collects_nothing() -> None:
     """A deep collection scans everything: not worth it for a heap that did not grow."""
     clock = Clock()
-    c = make(clock, young_min=10**9, deep_share=0.5, idle_looks=4, min_heap=0)
+    c = make(clock, check_every=0.25, young_min=10**9, deep_share=0.5, idle_seconds=1.0, min_heap=0)
     kept = [Cycle() for _ in range(blocks_for(0.02))]
     clock.spend(0.25, cpu_share=0.9)
     assert c.look() == "young"
