@@ -432,28 +432,22 @@ class Store:
         options: dict[str, Any] | None = None,
     ) -> None:
         """Change who sits where, the mode or the options while the match is a lobby."""
-        async with self._write() as db:
-            await self._expect_status(db, match_id, ("lobby",))
-            if mode is not None:
-                await db.execute("UPDATE matches SET mode = ? WHERE id = ?", (mode, match_id))
-            if options is not None:
-                await db.execute(
-                    "UPDATE matches SET options = ? WHERE id = ?", (_dumps(options), match_id)
-                )
-            if seats is not None:
-                await self._replace_seats(db, match_id, seats)
-            await db.execute(
-                "UPDATE matches SET updated_at = ? WHERE id = ?", (self._clock(), match_id)
+        stmts: list[Stmt] = []
+        if mode is not None:
+            stmts.append(Stmt("UPDATE matches SET mode = ? WHERE id = ?", (mode, match_id)))
+        if options is not None:
+            stmts.append(
+                Stmt("UPDATE matches SET options = ? WHERE id = ?", (_dumps(options), match_id))
             )
+        if seats is not None:
+            stmts += self._seat_stmts(match_id, seats)
+        await self._lobby_batch(match_id, stmts)
 
     async def set_thread(self, match_id: int, thread_id: int) -> None:
         """The lobby's match will be played in ``thread_id`` (made at Start)."""
-        async with self._write() as db:
-            await self._expect_status(db, match_id, ("lobby",))
-            await db.execute(
-                "UPDATE matches SET thread_id = ?, updated_at = ? WHERE id = ?",
-                (thread_id, self._clock(), match_id),
-            )
+        await self._lobby_batch(
+            match_id, [Stmt("UPDATE matches SET thread_id = ? WHERE id = ?", (thread_id, match_id))]
+        )
 
     async def start_match(
         self,
@@ -478,15 +472,21 @@ class Store:
         if len(match.choices) != match.version:
             raise ValueError("match.choices must hold every applied choice")
         now = self._clock()
-        async with self._write() as db:
-            row = await self._expect_status(db, match_id, ("lobby",))
-            if row["game"] != match.game_id:
-                raise ValueError(f"match {match_id} is a {row['game']} lobby, not {match.game_id}")
-            await self._replace_seats(db, match_id, match.seats)
-            for seq, choice in enumerate(match.choices, start=1):
-                await self._insert_decision(db, match_id, seq, choice, False, now)
-            status = "finished" if match.over else "live"
-            await db.execute(
+        status = "finished" if match.over else "live"
+        stmts = self._seat_stmts(match_id, match.seats)
+        if match.choices:
+            stmts.append(
+                Stmt(
+                    "INSERT INTO decisions (match_id, seq, seat, key, option, answer, by_ai, "
+                    "created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    many=[
+                        (match_id, seq, c.seat, c.key, *_answer_columns(c), 0, now)
+                        for seq, c in enumerate(match.choices, start=1)
+                    ],
+                )
+            )
+        stmts.append(
+            Stmt(
                 "UPDATE matches SET status = ?, seed = ?, mode = ?, options = ?, snapshot = ?, "
                 "start_seats = ?, version = ?, started_at = ?, updated_at = ?, finished_at = ?, "
                 "log_format = ? WHERE id = ?",
@@ -505,9 +505,9 @@ class Store:
                     match_id,
                 ),
             )
-            await self._write_public(
-                db, match_id, match.version, entries, public_state, timers, now
-            )
+        )
+        stmts += self._public_stmts(match_id, match.version, entries, public_state, timers, now)
+        await self._lobby_batch(match_id, stmts, game=match.game_id, now=now)
 
     async def commit_decision(
         self,
@@ -1495,12 +1495,56 @@ class Store:
         row = await db.fetchone("SELECT count(*) AS n FROM seats WHERE match_id = ?", (match_id,))
         return int(row["n"]) if row else 0
 
-    async def _replace_seats(self, db: Tx, match_id: int, seats: list[SeatSpec]) -> None:
-        await db.execute("DELETE FROM seats WHERE match_id = ?", (match_id,))
-        await db.executemany(
-            "INSERT INTO seats (match_id, idx, name, user_id, ai, ai_level) VALUES (?, ?, ?, ?, ?, ?)",
-            [(match_id, i, s.name, s.user_id, int(s.ai), s.ai_level) for i, s in enumerate(seats)],
+    async def _lobby_batch(
+        self,
+        match_id: int,
+        stmts: list[Stmt],
+        *,
+        game: str | None = None,
+        now: float | None = None,
+    ) -> None:
+        """``stmts`` in one transaction, one hop, if the match is still a lobby (of
+        ``game``): a guard statement first, so the write lock is held for the statements'
+        own time, not for a round trip through the event loop per statement (every
+        decision's commit waits for it, issue 16 item 1). Else nothing is written and the
+        reason is raised as :meth:`_expect_status` raises it: :class:`KeyError` (no such
+        match), :class:`StoreConflict` (not a lobby), :class:`ValueError` (another game's
+        lobby)."""
+        guard = Stmt(
+            "UPDATE matches SET updated_at = ? WHERE id = ? AND status = 'lobby'"
+            + (" AND game = ?" if game is not None else ""),
+            (self._clock() if now is None else now, match_id)
+            + ((game,) if game is not None else ()),
+            expect=1,
         )
+        try:
+            await self._backend.batch([guard, *stmts])
+        except BatchRefused as refused:
+            if refused.index != 0:
+                raise
+            async with self._read() as db:
+                row = await self._expect_status(db, match_id, ("lobby",))
+            if game is not None and row["game"] != game:
+                raise ValueError(f"match {match_id} is a {row['game']} lobby, not {game}") from None
+            raise StoreConflict(f"match {match_id} changed during the write") from None
+
+    @staticmethod
+    def _seat_stmts(match_id: int, seats: list[SeatSpec]) -> list[Stmt]:
+        """The statements replacing a match's seats."""
+        return [
+            Stmt("DELETE FROM seats WHERE match_id = ?", (match_id,)),
+            Stmt(
+                "INSERT INTO seats (match_id, idx, name, user_id, ai, ai_level) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                many=[
+                    (match_id, i, s.name, s.user_id, int(s.ai), s.ai_level)
+                    for i, s in enumerate(seats)
+                ],
+            ),
+        ]
+
+    async def _replace_seats(self, db: Tx, match_id: int, seats: list[SeatSpec]) -> None:
+        await self._run(db, self._seat_stmts(match_id, seats))
 
     async def _insert_decision(
         self,
