@@ -379,8 +379,16 @@ class SqliteBackend(Backend):
         self._queued = []
         if not group:
             return
+        try:
+            task = self._writer.submit(
+                functools.partial(_run_batches, batches=[s for s, _ in group])
+            )
+        except Exception as exc:  # the thread is gone (a closed store): each caller hears it
+            for _, waiter in group:
+                if not waiter.done():
+                    waiter.set_exception(exc)
+            return
         self._in_flight = True
-        task = self._writer.submit(functools.partial(_run_batches, batches=[s for s, _ in group]))
 
         def finished(task: asyncio.Future[list[list[int] | Exception]]) -> None:
             self._in_flight = False

@@ -122,3 +122,11 @@ async def test_close_waits_for_the_batches_asked_before(tmp_path: Path) -> None:
         assert await rows(again) == list(range(5))
     finally:
         await again.close()
+
+
+async def test_a_batch_on_a_closed_store_fails_at_once(tmp_path: Path) -> None:
+    b = await SqliteBackend.open(tmp_path / "x.sqlite3", [])
+    await b.close()
+    with pytest.raises(RuntimeError):
+        await asyncio.wait_for(b.batch(insert(1)), timeout=5)
+    assert not b._in_flight  # the next batch is not held back by a job that never ran
