@@ -1504,9 +1504,9 @@ class Store:
         now: float | None = None,
     ) -> None:
         """``stmts`` in one transaction, one hop, if the match is still a lobby (of
-        ``game``): a guard statement first, so the write lock is held for the statements'
-        own time, not for a round trip through the event loop per statement (every
-        decision's commit waits for it, issue 16 item 1). Else nothing is written and the
+        ``game``): a guard statement first, so no transaction stays open across a round
+        trip through the event loop per statement (every decision's commit waits for an
+        open one, issue 16 item 1). Else nothing is written and the
         reason is raised as :meth:`_expect_status` raises it: :class:`KeyError` (no such
         match), :class:`StoreConflict` (not a lobby), :class:`ValueError` (another game's
         lobby)."""
