@@ -1,11 +1,12 @@
 """SQLite batches committed in groups (issue 16 item 1): whatever waits when the writer's
-thread is free goes in one job, each batch in its own transaction, never inside an open
-``write()`` transaction."""
+thread is free goes in one job, one transaction with a savepoint per batch, never inside
+an open ``write()`` transaction."""
 
 from __future__ import annotations
 
 import asyncio
 import functools
+import sqlite3
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
@@ -72,6 +73,31 @@ async def test_a_refused_batch_rolls_back_alone_in_its_group(backend: SqliteBack
     assert results[0] == [1] and results[2] == [1]
     assert isinstance(results[1], BatchRefused) and results[1].index == 1
     assert await rows(backend) == [1, 2, 3]  # nothing of the refused batch
+
+
+async def test_a_statement_sqlite_refuses_rolls_back_its_batch_alone(
+    backend: SqliteBackend,
+) -> None:
+    """A group is one transaction, each batch in a savepoint: a statement SQLite refuses
+    (NOT NULL) undoes its own batch's earlier statements, not the others'."""
+    failing = [
+        Stmt("INSERT INTO t (x) VALUES (?)", (100,)),
+        Stmt("INSERT INTO t (x) VALUES (NULL)"),
+    ]
+    jobs = count_jobs(backend)
+    first = asyncio.ensure_future(backend.batch(insert(1)))
+    await asyncio.sleep(0)
+    results = await asyncio.gather(
+        backend.batch(insert(2)),
+        backend.batch(failing),
+        backend.batch(insert(3)),
+        return_exceptions=True,
+    )
+    await first
+    assert jobs == [1, 3]
+    assert results[0] == [1] and results[2] == [1]
+    assert isinstance(results[1], sqlite3.IntegrityError)
+    assert await rows(backend) == [1, 2, 3]
 
 
 async def test_no_batch_runs_inside_an_open_write_transaction(backend: SqliteBackend) -> None:
