@@ -56,34 +56,19 @@ async def test_batches_asked_while_one_runs_go_together_in_order(backend: Sqlite
     assert jobs == [1, 19]  # the first went alone; the others waited for it, then together
 
 
-async def test_a_refused_batch_rolls_back_alone_in_its_group(backend: SqliteBackend) -> None:
-    refused = [
-        Stmt("INSERT INTO t (x) VALUES (?)", (100,)),
-        Stmt("UPDATE t SET x = 0 WHERE x = -1", expect=1),  # touches nothing: refused
-    ]
-    first = asyncio.ensure_future(backend.batch(insert(1)))
-    await asyncio.sleep(0)
-    results = await asyncio.gather(
-        backend.batch(insert(2)),
-        backend.batch(refused),
-        backend.batch(insert(3)),
-        return_exceptions=True,
-    )
-    await first
-    assert results[0] == [1] and results[2] == [1]
-    assert isinstance(results[1], BatchRefused) and results[1].index == 1
-    assert await rows(backend) == [1, 2, 3]  # nothing of the refused batch
-
-
-async def test_a_statement_sqlite_refuses_rolls_back_its_batch_alone(
-    backend: SqliteBackend,
+@pytest.mark.parametrize(
+    ("second", "error"),
+    [
+        (Stmt("UPDATE t SET x = 0 WHERE x = -1", expect=1), BatchRefused),  # touches nothing
+        (Stmt("INSERT INTO t (x) VALUES (NULL)"), sqlite3.IntegrityError),  # NOT NULL
+    ],
+)
+async def test_a_failing_batch_rolls_back_alone_in_its_group(
+    backend: SqliteBackend, second: Stmt, error: type[Exception]
 ) -> None:
-    """A group is one transaction, each batch in a savepoint: a statement SQLite refuses
-    (NOT NULL) undoes its own batch's earlier statements, not the others'."""
-    failing = [
-        Stmt("INSERT INTO t (x) VALUES (?)", (100,)),
-        Stmt("INSERT INTO t (x) VALUES (NULL)"),
-    ]
+    """A group is one transaction, each batch in a savepoint: a batch refused by its own
+    expectation or by SQLite undoes its earlier statements, not the other batches'."""
+    failing = [Stmt("INSERT INTO t (x) VALUES (?)", (100,)), second]
     jobs = count_jobs(backend)
     first = asyncio.ensure_future(backend.batch(insert(1)))
     await asyncio.sleep(0)
@@ -96,8 +81,8 @@ async def test_a_statement_sqlite_refuses_rolls_back_its_batch_alone(
     await first
     assert jobs == [1, 3]
     assert results[0] == [1] and results[2] == [1]
-    assert isinstance(results[1], sqlite3.IntegrityError)
-    assert await rows(backend) == [1, 2, 3]
+    assert isinstance(results[1], error)
+    assert await rows(backend) == [1, 2, 3]  # nothing of the failing batch
 
 
 async def test_no_batch_runs_inside_an_open_write_transaction(backend: SqliteBackend) -> None:
