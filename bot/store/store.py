@@ -74,6 +74,11 @@ _MATCH_COLUMNS = (
     "id, guild_id, channel_id, thread_id, host_id, game, mode, options, status, seed, "
     "version, snapshot, locale, log_format, created_at, updated_at, finished_at"
 )
+_INSERT_DECISION = (
+    "INSERT INTO decisions (match_id, seq, seat, key, option, answer, by_ai, created_at) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+)
+"""One row of the decision log (a commit, a start, an upgrade)."""
 
 
 def _dumps(data: Any) -> str:
@@ -477,8 +482,7 @@ class Store:
         if match.choices:
             stmts.append(
                 Stmt(
-                    "INSERT INTO decisions (match_id, seq, seat, key, option, answer, by_ai, "
-                    "created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    _INSERT_DECISION,
                     many=[
                         (match_id, seq, c.seat, c.key, *_answer_columns(c), 0, now)
                         for seq, c in enumerate(match.choices, start=1)
@@ -568,8 +572,7 @@ class Store:
                 expect=1,
             ),
             Stmt(
-                "INSERT INTO decisions (match_id, seq, seat, key, option, answer, by_ai, "
-                "created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                _INSERT_DECISION,
                 (match_id, match.version, choice.seat, choice.key, option, answer, int(by_ai), now),
             ),
         ]
@@ -1557,8 +1560,7 @@ class Store:
     ) -> None:
         option, answer = _answer_columns(choice)
         await db.execute(
-            "INSERT INTO decisions (match_id, seq, seat, key, option, answer, by_ai, created_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            _INSERT_DECISION,
             (match_id, seq, choice.seat, choice.key, option, answer, int(by_ai), now),
         )
 
