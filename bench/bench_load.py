@@ -220,10 +220,12 @@ class SlowCallbacks:
             run(handle)
             took, spent = timer() - started, cpu() - cpu0
             self.count += 1
-            if took > limit:
-                self.over.append((took, spent, self.name(handle)))
-            if took > self.worst[0]:
-                self.worst = (took, spent, self.name(handle))
+            if took > limit or took > self.worst[0]:
+                timed_one = (took, spent, self.name(handle))
+                if took > limit:
+                    self.over.append(timed_one)
+                if took > self.worst[0]:
+                    self.worst = timed_one
             owner: Any = getattr(handle._callback, "__self__", None)  # type: ignore[attr-defined]
             if owner in clients:
                 self.clients_cpu += spent
