@@ -61,6 +61,30 @@ async def test_the_pool_answers_as_the_thread_does(level: str) -> None:
         assert await thinking.ai_choice(m, d) == m.ai_choice(d)
 
 
+ARENA_LEVELS = ["hard", "medium", "easy"]
+
+
+@pytest.mark.parametrize("level", ARENA_LEVELS)
+async def test_every_arena_level_thinks_in_the_pool_as_in_a_thread(level: str) -> None:
+    """Arena!'s planner takes milliseconds a move (``bot.games.arena.game.AI_LEVELS``): in
+    the pool at every level, with the thread's answer for the same seed."""
+    seats = [SeatSpec(name=f"P{k}", ai=True, ai_level=level) for k in range(3)]
+    m = Match.create("arena", seats, seed=f"think-arena-{level}")
+    compared = 0
+    for _ in range(12):
+        if m.over:
+            break
+        d = m.pending()[0]
+        assert thinking.needs_process(m.game.info.ai_levels, level, m.options)
+        reply = await thinking.think(m, d)
+        assert reply is not None, "thought in a process"
+        choice = await thinking.ai_choice(m, d)
+        assert choice == m.ai_choice(d)
+        compared += 1
+        m.apply(choice)
+    assert compared >= 6
+
+
 async def test_quick_levels_stay_in_a_thread() -> None:
     m = mad_match("easy", "think-3", 2)
     d = m.pending()[0]

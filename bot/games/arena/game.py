@@ -98,6 +98,7 @@ AI_LEVELS = [
             "de chaque adversaire.",
             en="Exact dice odds; picks its posture against each opponent's best answer.",
         ),
+        process=True,
     ),
     standard_level(
         id="medium",
@@ -105,6 +106,7 @@ AI_LEVELS = [
             fr="Probabilités exactes des dés ; craint l'attaque la plus forte de chacun.",
             en="Exact dice odds; fears each opponent's strongest attack.",
         ),
+        process=True,
     ),
     standard_level(
         id="easy",
@@ -112,9 +114,14 @@ AI_LEVELS = [
             fr="Se soucie peu des ripostes et joue avec une part de hasard.",
             en="Cares little about answers and plays with some randomness.",
         ),
+        process=True,
     ),
 ]
-"""Arena!'s AI levels (``ai.py``: ``LEVELS``), the default (hard) first."""
+"""Arena!'s AI levels (``ai.py``: ``LEVELS``), the default (hard) first. Every level
+weighs exact dice odds for each reachable hex and posture: 2.6-4 ms of CPU a move at the
+median, up to 17 ms, under the load benchmark; so all of them think in a worker process
+(``process``, :mod:`bot.gm.thinking`), off the interpreter lock the event loop needs,
+for the 0.2 ms it costs to send the state there (issue 16 items 2 and 5)."""
 
 
 COMPASS: list[tuple[str, int]] = [
