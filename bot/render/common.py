@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import importlib
 import io
+import math
 import struct
+import unicodedata
 import zlib
 from collections.abc import Callable
 from functools import lru_cache
@@ -52,13 +54,23 @@ F = TypeVar("F", bound=Callable[..., Any])
 _CLEARS: list[Callable[[], None]] = []
 
 
+def drawing_cache_of(maxsize: int) -> Callable[[F], F]:
+    """Keep what ``fn`` draws (a ship tile, an empty board) by its arguments, the last
+    ``maxsize`` of them: most of a picture is the same pieces drawn again, and drawing is
+    most of the bot's CPU (issue 16 item 3). ``fn`` must be pure and its result never
+    mutated (paste or copy it)."""
+
+    def keep(fn: F) -> F:
+        cached = lru_cache(maxsize=maxsize)(fn)
+        _CLEARS.append(cached.cache_clear)
+        return cast(F, cached)
+
+    return keep
+
+
 def drawing_cache(fn: F) -> F:
-    """Keep what ``fn`` draws (a ship tile, an empty board) by its arguments: most of a
-    picture is the same pieces drawn again, and drawing is most of the bot's CPU (issue
-    16 item 3). ``fn`` must be pure and its result never mutated (paste or copy it)."""
-    cached = lru_cache(maxsize=256)(fn)
-    _CLEARS.append(cached.cache_clear)
-    return cast(F, cached)
+    """:func:`drawing_cache_of` 256 pieces."""
+    return drawing_cache_of(256)(fn)
 
 
 def clear_drawing_caches() -> None:
@@ -71,6 +83,64 @@ def clear_drawing_caches() -> None:
 def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
     name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
     return ImageFont.truetype(str(FONT_DIR / name), size)
+
+
+TEXT_MASKS = 1024
+"""Lines whose glyph masks are kept (:func:`put_text`): every game's titles, names,
+coordinates and numbers (a mask is a few kilobytes: about 10 MB at most per drawing
+process); at 256 the five games' lines pushed each other out."""
+
+
+@drawing_cache_of(TEXT_MASKS)
+def _text_mask(
+    line: str, size: int, bold: bool, anchor: str, fx: float, fy: float
+) -> tuple[Image.Image, int, int]:
+    """``line``'s glyphs as a mask, drawn at the fraction (fx, fy) of a pixel past the point
+    (ox, oy) of the mask (both returned): the very coverage ``ImageDraw.text`` gives there.
+
+    The canvas reaches a type size past the line's advance and past its ascent and descent
+    lines, which holds every glyph of the bundled fonts (the farthest reach, of all their
+    glyphs: 1.14 size above the baseline, 0.5 to the left); measuring the ink's box would lay
+    the line out once more. Combining marks stack without bound: a line holding one is
+    measured. The mask is then cut to its ink."""
+    fnt = font(size, bold)
+    if any(unicodedata.category(ch).startswith("M") for ch in line):
+        left, top, right, bottom = fnt.getbbox(line, anchor=anchor)
+        ox, oy = 2 + max(0, -math.floor(left)), 2 + max(0, -math.floor(top))
+        width, height = ox + math.ceil(right) + 2, oy + math.ceil(bottom) + 2
+    else:
+        length = math.ceil(fnt.getlength(line))
+        ox = size + {"l": 0, "m": length // 2, "r": length}.get(anchor[0], 0)
+        oy = 2 * size
+        width, height = length + 2 * size, 4 * size
+    mask = Image.new("L", (width, height), 0)
+    ImageDraw.Draw(mask).text((ox + fx, oy + fy), line, font=fnt, fill=255, anchor=anchor)
+    box = mask.getbbox()
+    if box is None:
+        return Image.new("L", (1, 1), 0), 0, 0
+    return mask.crop(box), ox - box[0], oy - box[1]
+
+
+def put_text(
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    line: str,
+    size: int,
+    ink: tuple[int, int, int],
+    bold: bool = False,
+    anchor: str = "lm",
+) -> None:
+    """``draw.text`` of one line with the glyphs' mask kept (by line, type, anchor and pixel
+    fraction): the same pixels, and a name, an HP, a zone's title or a board's coordinate
+    is rasterized once, not in every picture (text was most of the drawing's CPU, issue 16
+    item 3)."""
+    if draw.fontmode != "L":  # a palette image's glyphs are not smoothed: Pillow's own path
+        draw.text(xy, line, font=font(size, bold), fill=ink, anchor=anchor)
+        return
+    x, y = xy
+    ix, iy = math.floor(x), math.floor(y)
+    mask, ox, oy = _text_mask(line, size, bold, anchor, x - ix, y - iy)
+    draw.bitmap((ix - ox, iy - oy), mask, fill=ink)
 
 
 def colour(name: str) -> tuple[int, int, int]:
@@ -108,7 +178,7 @@ def centred_text(
     fill: tuple[int, int, int] = INK,
     bold: bool = False,
 ) -> None:
-    draw.text(xy, text, font=font(size, bold), fill=fill, anchor="mm")
+    put_text(draw, xy, text, size, fill, bold, anchor="mm")
 
 
 _PIPS = {
@@ -172,10 +242,9 @@ def legend(
     size: int = 18,
 ) -> float:
     """Colour swatches with labels, one per line; returns the y after the last."""
-    f = font(size)
     for fill, label in items:
         draw.rounded_rectangle((x, y, x + size, y + size), radius=4, fill=fill)
-        draw.text((x + size * 1.5, y + size / 2), label, font=f, fill=INK, anchor="lm")
+        put_text(draw, (x + size * 1.5, y + size / 2), label, size, INK)
         y += size * 1.5
     return y
 

@@ -9,7 +9,6 @@ labels of its buttons (:class:`Marks`), so a player matches button and board.
 from __future__ import annotations
 
 import math
-import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
@@ -23,8 +22,8 @@ from bot.render.common import (
     INK,
     MUTED,
     PANEL,
-    drawing_cache,
     font,
+    put_text,
     text_on,
 )
 
@@ -33,57 +32,6 @@ MIN_TEXT = 28
 
 MARK_FILL = HIGHLIGHT
 MARK_INK = (24, 24, 28)
-
-
-@drawing_cache
-def _text_mask(
-    line: str, size: int, bold: bool, anchor: str, fx: float, fy: float
-) -> tuple[Image.Image, int, int]:
-    """``line``'s glyphs as a mask, drawn at the fraction (fx, fy) of a pixel past the point
-    (ox, oy) of the mask (both returned): the very coverage ``ImageDraw.text`` gives there.
-
-    The canvas reaches a type size past the line's advance and past its ascent and descent
-    lines, which holds every glyph of the bundled fonts (the farthest reach, of all their
-    glyphs: 1.14 size above the baseline, 0.5 to the left); measuring the ink's box would lay
-    the line out once more. Combining marks stack without bound: a line holding one is
-    measured. The mask is then cut to its ink."""
-    fnt = font(size, bold)
-    if any(unicodedata.category(ch).startswith("M") for ch in line):
-        left, top, right, bottom = fnt.getbbox(line, anchor=anchor)
-        ox, oy = 2 + max(0, -math.floor(left)), 2 + max(0, -math.floor(top))
-        width, height = ox + math.ceil(right) + 2, oy + math.ceil(bottom) + 2
-    else:
-        length = math.ceil(fnt.getlength(line))
-        ox = size + {"l": 0, "m": length // 2, "r": length}.get(anchor[0], 0)
-        oy = 2 * size
-        width, height = length + 2 * size, 4 * size
-    mask = Image.new("L", (width, height), 0)
-    ImageDraw.Draw(mask).text((ox + fx, oy + fy), line, font=fnt, fill=255, anchor=anchor)
-    box = mask.getbbox()
-    if box is None:
-        return Image.new("L", (1, 1), 0), 0, 0
-    return mask.crop(box), ox - box[0], oy - box[1]
-
-
-def put_text(
-    draw: ImageDraw.ImageDraw,
-    xy: tuple[float, float],
-    line: str,
-    size: int,
-    ink: tuple[int, int, int],
-    bold: bool = False,
-    anchor: str = "lm",
-) -> None:
-    """``draw.text`` with the glyphs' mask kept (by line, type, anchor and pixel fraction):
-    the same pixels, and a name, an HP or a zone's title is rasterized once, not in every
-    picture (text was most of the drawing's CPU, issue 16 item 3)."""
-    if draw.fontmode != "L":  # a palette image's glyphs are not smoothed: Pillow's own path
-        draw.text(xy, line, font=font(size, bold), fill=ink, anchor=anchor)
-        return
-    x, y = xy
-    ix, iy = math.floor(x), math.floor(y)
-    mask, ox, oy = _text_mask(line, size, bold, anchor, x - ix, y - iy)
-    draw.bitmap((ix - ox, iy - oy), mask, fill=ink)
 
 
 def plain(text: str) -> str:

@@ -36,6 +36,7 @@ from bot.render.common import (
     font,
     greyed,
     png_bytes,
+    put_text,
     text_on,
 )
 
@@ -264,7 +265,7 @@ def _tag(
     w = draw.textlength(text, font=f) + 14
     h = size + 8
     draw.rounded_rectangle((cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2), radius=8, fill=fill)
-    draw.text((cx, cy), text, font=f, fill=ink, anchor="mm")
+    put_text(draw, (cx, cy), text, size, ink, True, "mm")
 
 
 def _pawn(
@@ -380,7 +381,7 @@ def _arrow(
 
 def _round_track(draw: ImageDraw.ImageDraw, now: int, rounds: int, finished: bool) -> None:
     """The title and the round track: the current round in yellow, played rounds dimmed."""
-    draw.text((14, HEADER / 2), "Arena!", font=font(40, True), fill=INK, anchor="lm")
+    put_text(draw, (14, HEADER / 2), "Arena!", 40, INK, True)
     x0 = 178
     step = (WIDTH - 14 - x0) / rounds
     w = step - 8
@@ -416,7 +417,7 @@ def _winner(draw: ImageDraw.ImageDraw, view: ArenaView, fr: bool, y: float) -> N
     if winner is not None:
         draw.ellipse((x, y + 14, x + 36, y + 50), fill=fill, outline=(15, 15, 15), width=3)
         x += 52
-    draw.text((x, y + 32), text, font=f, fill=(20, 20, 20), anchor="lm")
+    put_text(draw, (x, y + 32), text, 36, (20, 20, 20), True)
 
 
 # --- the message text -----------------------------------------------------------------------

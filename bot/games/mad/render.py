@@ -31,6 +31,7 @@ from bot.render.common import (
     drawing_cache,
     font,
     png_bytes,
+    put_text,
 )
 
 RED_FILL = (206, 52, 48)
@@ -165,7 +166,7 @@ def _tag(
         outline=(20, 20, 24),
         width=2,
     )
-    d.text((cx, cy), text, font=f, fill=ink, anchor="mm")
+    put_text(d, (cx, cy), text, size, ink, True, "mm")
 
 
 def _arrow(d: ImageDraw.ImageDraw, path: list[tuple[float, float]], width: int) -> None:
@@ -226,9 +227,9 @@ def render_board(view: MadView, lang: str = "en", decision: Decision | None = No
 
     # --- header: the board, the turn, who is to move (or the result) ------------------------
     title = f"MAD {view.board.replace('x', '×')}"
-    d.text((14, 30), title, font=font(36, True), fill=INK, anchor="lm")
+    put_text(d, (14, 30), title, 36, INK, True)
     turn_txt = _t(lang, f"Tour {view.turn_number}", f"Turn {view.turn_number}")
-    d.text((width - 14, 30), turn_txt, font=font(30), fill=MUTED, anchor="rm")
+    put_text(d, (width - 14, 30), turn_txt, 30, MUTED, anchor="rm")
     result = view.result
     if result is None:
         side = view.to_move
@@ -248,7 +249,7 @@ def render_board(view: MadView, lang: str = "en", decision: Decision | None = No
         colour_ = SIDE_FILL[side]
         ink = HIGHLIGHT
     d.ellipse((16, 66, 48, 98), fill=colour_, outline=(20, 20, 24), width=2)
-    d.text((60, 82), msg, font=font(32, True), fill=ink, anchor="lm")
+    put_text(d, (60, 82), msg, 32, ink, True)
 
     # --- grid ------------------------------------------------------------------------
     def xy(name: str) -> tuple[float, float]:
