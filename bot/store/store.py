@@ -1112,13 +1112,15 @@ class Store:
         ``start_match`` replaces ``options`` by the game's effective options (what a
         replay needs); these settings live in their own column and are kept.
         """
-        async with self._write() as db:
-            changed = await db.execute(
-                "UPDATE matches SET settings = ?, updated_at = ? WHERE id = ?",
-                (_dumps(settings), self._clock(), match_id),
-            )
-            if changed == 0:
-                raise KeyError(f"no match {match_id}")
+        stmt = Stmt(
+            "UPDATE matches SET settings = ?, updated_at = ? WHERE id = ?",
+            (_dumps(settings), self._clock(), match_id),
+            expect=1,
+        )
+        try:
+            await self._backend.batch([stmt])  # one hop, no lock held across the loop's turns
+        except BatchRefused:
+            raise KeyError(f"no match {match_id}") from None
 
     async def match_settings(self, match_id: int) -> dict[str, Any]:
         """The table settings of a match; ``{}`` when none were set (or no such match)."""
@@ -1138,8 +1140,7 @@ class Store:
         if not rows:
             return
         with self._no_notices.writing(match_id):
-            async with self._write() as db:
-                await self._run(db, self._notice_stmts(match_id, version, rows, self._clock()))
+            await self._backend.batch(self._notice_stmts(match_id, version, rows, self._clock()))
 
     async def notices(
         self, match_id: int, seats: Iterable[int] | None = None, *, undelivered: bool = True
