@@ -60,6 +60,9 @@ class Stmt:
     expect: int | None = None
     """The row count the statement must report, else the batch is rolled back and
     :class:`BatchRefused` raised (the compare-and-swap of a decision commit)."""
+    returns_id: bool = False
+    """The statement inserts one row and ends with ``RETURNING id``: its result in the
+    batch is that row's id, not its row count (a new lobby's id, in one hop)."""
 
 
 class BatchRefused(Exception):
@@ -108,7 +111,8 @@ class Backend(ABC):
 
     @abstractmethod
     async def batch(self, stmts: Sequence[Stmt]) -> list[int]:
-        """``stmts`` as one transaction in one hop; each statement's row count."""
+        """``stmts`` as one transaction in one hop; each statement's row count (or the new
+        row's id: :attr:`Stmt.returns_id`)."""
 
     @abstractmethod
     async def close(self) -> None: ...
@@ -245,6 +249,9 @@ def _run_stmt(conn: sqlite3.Connection, index: int, s: Stmt) -> int:
         if not s.many:
             return 0
         count = _rowcount(conn.executemany(s.sql, [tuple(r) for r in s.many]))
+    elif s.returns_id:
+        rows = conn.execute(s.sql, tuple(s.params)).fetchall()
+        return int(rows[0][0])
     else:
         count = _rowcount(conn.execute(s.sql, tuple(s.params)))
     if s.expect is not None and count != s.expect:
@@ -527,6 +534,9 @@ class PostgresBackend(Backend):
                     if s.many:
                         await conn.executemany(to_dollar(s.sql), [tuple(r) for r in s.many])
                     count = len(s.many)
+                elif s.returns_id:
+                    counts.append(int(await conn.fetchval(to_dollar(s.sql), *s.params)))
+                    continue
                 else:
                     count = _count(await conn.execute(to_dollar(s.sql), *s.params))
                 if s.expect is not None and count != s.expect:

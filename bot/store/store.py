@@ -407,26 +407,26 @@ class Store:
     ) -> int:
         """A new match in status ``lobby``; returns its id."""
         now = self._clock()
-        async with self._write() as db:
-            row = await db.fetchone(
-                "INSERT INTO matches (guild_id, channel_id, thread_id, host_id, game, mode, "
-                "options, status, locale, created_at, updated_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?) RETURNING id",
-                (
-                    guild_id,
-                    channel_id,
-                    thread_id,
-                    host_id,
-                    game,
-                    mode,
-                    _dumps(options),
-                    locale,
-                    now,
-                    now,
-                ),
-            )
-        assert row is not None
-        return int(row["id"])
+        insert = Stmt(
+            "INSERT INTO matches (guild_id, channel_id, thread_id, host_id, game, mode, "
+            "options, status, locale, created_at, updated_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?) RETURNING id",
+            (
+                guild_id,
+                channel_id,
+                thread_id,
+                host_id,
+                game,
+                mode,
+                _dumps(options),
+                locale,
+                now,
+                now,
+            ),
+            returns_id=True,
+        )
+        (match_id,) = await self._backend.batch([insert])  # one hop: no lock held meanwhile
+        return match_id
 
     async def update_lobby(
         self,

@@ -56,6 +56,23 @@ async def test_batches_asked_while_one_runs_go_together_in_order(backend: Sqlite
     assert jobs == [1, 19]  # the first went alone; the others waited for it, then together
 
 
+async def test_a_new_rows_id_comes_back_from_its_batch_in_a_group(backend: SqliteBackend) -> None:
+    jobs = count_jobs(backend)
+
+    def returning(x: int) -> list[Stmt]:
+        return [Stmt("INSERT INTO t (x) VALUES (?) RETURNING rowid", (x,), returns_id=True)]
+
+    first, *others = await asyncio.gather(
+        backend.batch(insert(0)), *(backend.batch(returning(x)) for x in (10, 20, 30))
+    )
+    assert first == [1]
+    assert [ids[0] for ids in others] == [2, 3, 4]  # each batch's own row, in order
+    assert jobs == [1, 3]
+    async with backend.read() as db:
+        got = await db.fetchall("SELECT rowid, x FROM t ORDER BY rowid")
+    assert [(r["rowid"], r["x"]) for r in got] == [(1, 0), (2, 10), (3, 20), (4, 30)]
+
+
 @pytest.mark.parametrize(
     ("second", "error"),
     [

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from bot.engine import SeatSpec
@@ -41,6 +43,16 @@ async def test_lobby_lifecycle(store: Store) -> None:
     with pytest.raises(StoreConflict):
         await store.update_lobby(lobby, mode="default")
     assert await store.get(12345) is None
+
+
+async def test_lobbies_created_together_get_each_their_own_id(store: Store) -> None:
+    """A new lobby's id comes back from its one-statement batch (``Stmt.returns_id``),
+    also when several are written in one group."""
+    ids = await asyncio.gather(*(_lobby(store, channel_id=100 + k) for k in range(8)))
+    assert len(set(ids)) == 8
+    for k, lobby in enumerate(ids):
+        record = await store.get(lobby)
+        assert record is not None and record.channel_id == 100 + k and record.status == "lobby"
 
 
 async def test_start_match_stores_seed_seats_effective_options_and_snapshot(store: Store) -> None:
