@@ -171,6 +171,7 @@ class ArenaBot(commands.Bot):
             await self.collector.stop()
         if self.long_lived:
             await asyncio.to_thread(drawing.shutdown)
+            await asyncio.to_thread(thinking.shutdown)  # started at setup: stopped here
 
 
 class ShardedArenaBot(ArenaBot, commands.AutoShardedBot):

@@ -21,9 +21,9 @@ _status: dict[str, int] = {"code": 0}
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     _status["code"] = int(exitstatus)
     # The AI's process pool starts on a game master's first search in a process (any
-    # Arena! AI seat, MAD's searching levels), as in the bot, whose exit stops it; tests
-    # drive game masters without the bot's exit, so the session stops it here (its
-    # manager thread would be counted below as a leak).
+    # Arena! AI seat, MAD's searching levels), as in the bot, whose close stops it; tests
+    # drive game masters without it, so the session stops it here (its manager thread
+    # would be counted below as a leak).
     if "bot.gm.thinking" in sys.modules:
         sys.modules["bot.gm.thinking"].shutdown()
 
