@@ -21,7 +21,7 @@ Figures:
   ``synchronous_commit=off`` (the counterpart of SQLite's ``synchronous=NORMAL``:
   a server crash may lose the last fraction of a second of commits, never
   corrupts);
-- **store lock held per decision** on SQLite: the commit as one batch in one hop
+- **writer held per decision** on SQLite: the commit as one batch in one hop
   to the database thread (today) next to the same statements sent one by one
   (one hop each, as before issue 16 item 1). PostgreSQL has no process lock.
 """
@@ -72,7 +72,8 @@ class CommitFigures:
     p99_ms: float
     max_ms: float
     lock_ms: float | None
-    """Store lock held per commit (SQLite), ms."""
+    """The writer held per commit (SQLite), ms: the lock of a statement-by-statement
+    transaction, or a batch's job from its hand-over to its result on the loop."""
 
 
 async def used_bytes(store: Store) -> int:
@@ -281,7 +282,7 @@ def main(argv: list[str] | None = None) -> int:
             f"| {sizes[(game, 'postgres')] / 1000:.1f} kB |"
         )
     print(f"\n### Decision commit with {live} live matches ({commit_game}, {commits} commits)\n")
-    print("| Backend | Commit | p50 ms | p99 ms | max ms | store lock held per commit |")
+    print("| Backend | Commit | p50 ms | p99 ms | max ms | writer held per commit |")
     print("|---|---|---:|---:|---:|---:|")
     for batch, f in figures:
         if f.backend.startswith("postgres"):

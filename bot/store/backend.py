@@ -120,7 +120,9 @@ class Backend(ABC):
     lock_wait: float = 0.0
     """Seconds spent waiting for the write lock so far (SQLite; diagnostics, bench)."""
     lock_held: float = 0.0
-    """Seconds the write lock was held so far (SQLite; diagnostics, bench)."""
+    """Seconds the writer was held so far (SQLite; diagnostics, bench): by a
+    statement-by-statement transaction's lock, or by a job of batches from its hand-over
+    to the writer's thread until its results are back on the loop."""
     writes: int = 0
     """Write transactions so far."""
 
@@ -417,9 +419,12 @@ class SqliteBackend(Backend):
                     waiter.set_exception(exc)
             return
         self._in_flight = True
+        loop = asyncio.get_running_loop()
+        handed = loop.time()
 
         def finished(task: asyncio.Future[list[list[int] | Exception]]) -> None:
             self._in_flight = False
+            self.lock_held += loop.time() - handed
             try:
                 if task.cancelled():  # the loop is closing
                     for _, waiter in group:
