@@ -246,6 +246,16 @@ def _hand_back(
         asyncio.get_running_loop().call_soon(_hand_back, results[1:])
 
 
+def _fail_all(
+    group: Sequence[tuple[Sequence[Stmt], asyncio.Future[list[int]]]], error: BaseException
+) -> None:
+    """Every caller of a group that could not reach the writer's thread hears ``error``
+    (one that gave up meanwhile is skipped)."""
+    for _, waiter in group:
+        if not waiter.done():
+            waiter.set_exception(error)
+
+
 def _run_stmt(conn: sqlite3.Connection, index: int, s: Stmt) -> int:
     if s.many is not None:
         if not s.many:
@@ -414,9 +424,7 @@ class SqliteBackend(Backend):
                 functools.partial(_run_batches, batches=[s for s, _ in group])
             )
         except Exception as exc:  # the thread is gone (a closed store): each caller hears it
-            for _, waiter in group:
-                if not waiter.done():
-                    waiter.set_exception(exc)
+            _fail_all(group, exc)
             return
         self._in_flight = True
         loop = asyncio.get_running_loop()
@@ -432,9 +440,7 @@ class SqliteBackend(Backend):
                     return
                 error = task.exception()
                 if error is not None:  # the thread is gone (closed store)
-                    for _, waiter in group:
-                        if not waiter.done():
-                            waiter.set_exception(error)
+                    _fail_all(group, error)
                     return
                 _hand_back(list(zip(group, task.result(), strict=True)))
             finally:
