@@ -72,6 +72,7 @@ from bot.engine import Decision, Match, SeatSpec  # noqa: E402
 from bot.engine.randomplay import random_choice  # noqa: E402
 from bot.engine.registry import get_game  # noqa: E402
 from bot.gm import SystemClock, drawing, thinking  # noqa: E402
+from bot.gm.loop_pool import LoopPool  # noqa: E402
 from bot.gm.pacing import (  # noqa: E402
     DISCORD_RATE,
     PaceLimits,
@@ -645,9 +646,9 @@ def _proc_stat(pid: int) -> tuple[int, float] | None:
     return int(fields[1]), (int(fields[11]) + int(fields[12])) / ticks
 
 
-def pool_pids(pool: Any) -> set[int]:
-    """The worker processes of a ``ProcessPoolExecutor`` (none when it is not running)."""
-    return set(getattr(pool, "_processes", None) or {}) if pool is not None else set()
+def pool_pids(pool: LoopPool | None) -> set[int]:
+    """The worker processes of a pool (none when it is not running)."""
+    return pool.pids if pool is not None else set()
 
 
 def cpu_by_pid(pids: set[int]) -> float:

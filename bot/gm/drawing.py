@@ -4,8 +4,8 @@ Why: drawing and encoding a board is most of the bot's CPU, and Pillow's drawing
 hold the interpreter lock, so in a thread an image slows every match on the event loop
 and never uses the second core (issue 16, measured by ``bench/bench_load.py``). A
 long-lived bot (:attr:`bot.app.ArenaBot.long_lived`: the deployed one, the load bench)
-starts a :class:`~concurrent.futures.ProcessPoolExecutor` at boot (:func:`start`, one
-worker per core); until then, in tests, and wherever processes cannot run, images are
+starts a pool of worker processes at boot (:func:`start`, one worker per core,
+:class:`bot.gm.loop_pool.LoopPool`: the loop itself sends jobs and reads results); until then, in tests, and wherever processes cannot run, images are
 drawn in the game master's threads as before (:func:`bot.gm.base.run_cpu`).
 
 The view is computed here, on the loop (so it is the match's state at the time of the
@@ -17,8 +17,8 @@ would (``tests/gm/test_drawing.py``).
 
 The view travels as its JSON, the very bytes its image key was made of
 (:func:`bot.render.cache.view_json`), and its class, which pickles as a name: pickling
-the model itself took 0.09 ms per view in the pool's feeder thread, under the
-interpreter lock the event loop needs (issue 16 item 5), and the worker's validation
+the model itself took 0.09 ms per view (then in the executor's feeder thread), under
+the interpreter lock the event loop needs (issue 16 item 5), and the worker's validation
 of the JSON is quicker than unpickling the model. A view validated from its JSON equals
 the view (every game's sampled views: ``tests/render/test_view_json.py``).
 """
@@ -27,10 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 import pickle
-import weakref
-from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 from pydantic import BaseModel
@@ -38,19 +35,13 @@ from pydantic import BaseModel
 from bot.engine import Decision, Match
 from bot.engine.registry import get_game
 from bot.gm.base import run_cpu
-from bot.gm.workers import NO_PROCESSES, WORKERS, process_pool
+from bot.gm.loop_pool import LoopPool
+from bot.gm.workers import NO_PROCESSES, process_pool
 from bot.render.cache import IMAGES, image_key, view_json
 
 log = logging.getLogger(__name__)
 
-IN_FLIGHT = 4 * WORKERS
-"""Drawings sent to the workers at once; more wait on the loop (cheaply) rather than in
-the pool's queue, so a burst never holds hundreds of pickled views."""
-
-_pool: ProcessPoolExecutor | None = None
-_slots: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = (
-    weakref.WeakKeyDictionary()
-)
+_pool: LoopPool | None = None
 _restarting: asyncio.Task[bool] | None = None
 
 
@@ -73,9 +64,7 @@ def start() -> bool:
         return True
     try:
         pool = process_pool("bot.gm.drawing")
-        for started in [pool.submit(os.getpid) for _ in range(WORKERS)]:
-            started.result()
-    except NO_PROCESSES + (BrokenProcessPool,) as exc:
+    except NO_PROCESSES as exc:
         log.warning("No drawing processes (%s); images are drawn in threads", exc)
         return False
     _pool = pool
@@ -90,19 +79,26 @@ def shutdown() -> None:
     """Stop the drawing processes (tests, the bot's exit): threads draw from now on."""
     global _pool
     if _pool is not None:
-        _pool.shutdown(wait=True, cancel_futures=True)
+        _pool.shutdown()
         _pool = None
 
 
-def _replace(broken: ProcessPoolExecutor) -> None:
+def _replace(broken: LoopPool) -> None:
     """A worker died (killed, out of memory): threads draw until a new pool has started."""
     global _pool, _restarting
     if _pool is not broken:
         return
     _pool = None
-    broken.shutdown(wait=False, cancel_futures=True)
     if _restarting is None or _restarting.done():
-        _restarting = asyncio.create_task(asyncio.to_thread(start), name="drawing-restart")
+        _restarting = asyncio.create_task(
+            asyncio.to_thread(_restart, broken), name="drawing-restart"
+        )
+
+
+def _restart(broken: LoopPool) -> bool:
+    """In a thread: the broken pool's other workers stopped, then a new pool."""
+    broken.shutdown()
+    return start()
 
 
 def _drawer(match: Match) -> str:
@@ -128,20 +124,15 @@ async def render(
     data = IMAGES.get(key)
     if data is not None:
         return data
-    loop = asyncio.get_running_loop()
-    slots = _slots.get(loop)
-    if slots is None:
-        slots = _slots[loop] = asyncio.Semaphore(IN_FLIGHT)
-    async with slots:
-        try:
-            data = await loop.run_in_executor(
-                pool, draw_in_worker, match.game_id, type(view), view_json(view), lang, decision
-            )
-        except (BrokenProcessPool, pickle.PicklingError, OSError) as exc:
-            log.warning("drawing process failed (%s); drawing in a thread", exc)
-            if isinstance(exc, BrokenProcessPool):
-                _replace(pool)
-            data = await run_cpu(match.game.render, view, lang, decision)
+    try:
+        data = await pool.run(
+            draw_in_worker, match.game_id, type(view), view_json(view), lang, decision
+        )
+    except (BrokenProcessPool, pickle.PicklingError, OSError) as exc:
+        log.warning("drawing process failed (%s); drawing in a thread", exc)
+        if isinstance(exc, BrokenProcessPool):
+            _replace(pool)
+        data = await run_cpu(match.game.render, view, lang, decision)
     if data:
         IMAGES.put(key, data)
     return data

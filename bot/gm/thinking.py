@@ -4,8 +4,8 @@ Why: a search in a thread holds the interpreter lock, so one hard MAD move (abou
 0.2 s of CPU compiled, 0.7 s interpreted) slows every match on the event loop (issue
 16). Levels a game marks
 :attr:`LevelInfo.process <bot.engine.vocabulary.LevelInfo.process>` think in a
-:class:`~concurrent.futures.ProcessPoolExecutor` (started on first use, one worker
-per core); the rest, and everything when a pool cannot start, in the game master's
+:class:`~bot.gm.loop_pool.LoopPool` (started at the deployed bot's start-up, else on
+first use; one worker per core); the rest, and everything when a pool cannot start, in the game master's
 worker threads (:func:`bot.gm.base.run_cpu`).
 
 A worker gets only what the AI needs: the game id, the dumped state, the decision,
@@ -23,10 +23,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 import pickle
 import random
-from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
@@ -36,12 +34,13 @@ from bot.engine.match import reply_choice
 from bot.engine.registry import get_game
 from bot.engine.vocabulary import LevelInfo
 from bot.gm.base import run_cpu
-from bot.gm.workers import NO_PROCESSES, WORKERS, process_pool
+from bot.gm.loop_pool import LoopPool
+from bot.gm.workers import NO_PROCESSES, process_pool
 
 log = logging.getLogger(__name__)
 
 
-_pool: ProcessPoolExecutor | None = None
+_pool: LoopPool | None = None
 _pool_failed = False
 """A pool could not start here (no process support, no semaphores...): threads only."""
 
@@ -79,8 +78,9 @@ def think_in_worker(
     return game.ai_choose(game.load(state), decision, rnd, level)
 
 
-def pool() -> ProcessPoolExecutor | None:
-    """The process pool, started on first use; ``None`` where processes cannot run."""
+def pool() -> LoopPool | None:
+    """The process pool, started on first use (blocking); ``None`` where processes
+    cannot run."""
     global _pool, _pool_failed
     if _pool is not None or _pool_failed:
         return _pool
@@ -99,21 +99,14 @@ def warm() -> None:
     start waits for the fork server (the first for seconds: the server imports the games),
     stalling every match meanwhile (issue 16 item 5, measured by ``bench/bench_load.py``).
     """
-    executor = pool()
-    if executor is None:
-        return
-    try:
-        for started in [executor.submit(os.getpid) for _ in range(WORKERS)]:
-            started.result()
-    except (BrokenProcessPool, OSError) as exc:
-        log.warning("AI worker processes could not start (%s); they start on first use", exc)
+    pool()
 
 
 def shutdown() -> None:
     """Stop the worker processes (tests, the bot's exit); the next search starts anew."""
     global _pool
     if _pool is not None:
-        _pool.shutdown(wait=True, cancel_futures=True)
+        _pool.shutdown()
         _pool = None
 
 
@@ -134,12 +127,13 @@ async def think(match: Match, decision: Decision) -> Reply | None:
         level,
     )
     try:
-        return await asyncio.get_running_loop().run_in_executor(executor, think_in_worker, *job)
+        return await executor.run(think_in_worker, *job)
     except (BrokenProcessPool, pickle.PicklingError, OSError) as exc:
         log.warning("AI worker process failed (%s); thinking in a thread", exc)
         global _pool
         if isinstance(exc, BrokenProcessPool) and _pool is executor:
             _pool = None  # a new pool next time
+            await asyncio.to_thread(executor.shutdown)
         return None
 
 

@@ -13,8 +13,10 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import os
-from concurrent.futures import ProcessPoolExecutor
 from multiprocessing.context import BaseContext
+from typing import cast
+
+from bot.gm.loop_pool import Context, LoopPool
 
 WORKERS = os.cpu_count() or 1
 """Processes per pool: one per core (more would not finish sooner)."""
@@ -33,15 +35,18 @@ def lower_priority() -> None:
         os.nice(NICENESS)
 
 
-def process_pool(preload: str) -> ProcessPoolExecutor:
+def process_pool(preload: str) -> LoopPool:
     """A pool of :data:`WORKERS` processes at a lower priority, forked from a small server
     that imported only ``preload`` (fast to start, no copy of the bot's threads or sockets,
-    never the bot's ``__main__``), or spawned where there is no fork server. Raises one of
-    :data:`NO_PROCESSES` where processes cannot run."""
+    never the bot's ``__main__``), or spawned where there is no fork server; started
+    (blocking: in a thread at start-up). Raises one of :data:`NO_PROCESSES` where
+    processes cannot run."""
     ctx: BaseContext
     try:
         ctx = multiprocessing.get_context("forkserver")
         ctx.set_forkserver_preload([preload])
     except ValueError:
         ctx = multiprocessing.get_context("spawn")
-    return ProcessPoolExecutor(max_workers=WORKERS, mp_context=ctx, initializer=lower_priority)
+    pool = LoopPool(cast(Context, ctx), WORKERS, initializer=lower_priority)
+    pool.start()
+    return pool
