@@ -10,9 +10,9 @@ bot: the loop writes a job to it (non-blocking, the rest when it drains) and rea
 result when the socket is readable (``add_reader``), so nothing but the loop touches the
 jobs and the results.
 
-A worker runs one job at a time, in the order sent; at most :data:`PER_WORKER` jobs are
-sent to one worker (the next is waiting in its socket when it finishes one), the others
-wait on the loop. Jobs travel with :mod:`multiprocessing`'s framing, so a worker simply
+A worker runs one job at a time, in the order sent; at most ``per_worker`` jobs are
+sent to one worker (:data:`PER_WORKER`: the next is waiting in its socket when it
+finishes one), the others wait on the loop. Jobs travel with :mod:`multiprocessing`'s framing, so a worker simply
 ``recv_bytes``/``send_bytes`` on its end. A worker that dies (killed, out of memory)
 breaks the pool as it does an executor: every job not answered fails with
 :class:`~concurrent.futures.process.BrokenProcessPool`, and the caller starts another pool.
@@ -40,7 +40,9 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 PER_WORKER = 2
-"""Jobs sent to one worker at once: the one it runs and the next, already in its socket."""
+"""Jobs sent to one worker at once by default: the one it runs and the next, already in its
+socket (short jobs: no gap between two). A pool of long jobs sends one at a time, so a job
+never waits behind a long one while another worker is free."""
 READ_SIZE = 1 << 18
 """Bytes read from a worker's socket at a time (an image is 30-100 kB)."""
 JOIN_SECONDS = 5.0
@@ -133,9 +135,11 @@ class LoopPool:
         ctx: Context,
         workers: int,
         initializer: Callable[[], None] | None = None,
+        per_worker: int = PER_WORKER,
     ) -> None:
         self._ctx = ctx
         self._size = workers
+        self._per_worker = per_worker
         self._initializer = initializer
         self._workers: list[_Worker] = []
         self._waiting: deque[tuple[asyncio.Future[Any], Callable[..., Any], tuple[Any, ...]]] = (
@@ -264,10 +268,10 @@ class LoopPool:
             _settle(f, error=BrokenProcessPool(why))
 
     def _dispatch(self) -> None:
-        """Send waiting jobs to the least busy workers, up to :data:`PER_WORKER` each."""
+        """Send waiting jobs to the least busy workers, up to ``per_worker`` each."""
         while self._waiting and self._broken is None:
             w = min(self._workers, key=lambda x: len(x.sent))
-            if len(w.sent) >= PER_WORKER:
+            if len(w.sent) >= self._per_worker:
                 return
             fut, fn, args = self._waiting.popleft()
             if fut.cancelled():

@@ -85,7 +85,7 @@ def pool() -> LoopPool | None:
     if _pool is not None or _pool_failed:
         return _pool
     try:
-        _pool = process_pool("bot.gm.thinking")
+        _pool = process_pool("bot.gm.thinking", per_worker=1)  # a search can take 0.2 s
     except NO_PROCESSES as exc:
         log.warning("No process pool for the AI (%s); it thinks in threads", exc)
         _pool_failed = True

@@ -16,7 +16,7 @@ import os
 from multiprocessing.context import BaseContext
 from typing import cast
 
-from bot.gm.loop_pool import Context, LoopPool
+from bot.gm.loop_pool import PER_WORKER, Context, LoopPool
 
 WORKERS = os.cpu_count() or 1
 """Processes per pool: one per core (more would not finish sooner)."""
@@ -35,18 +35,18 @@ def lower_priority() -> None:
         os.nice(NICENESS)
 
 
-def process_pool(preload: str) -> LoopPool:
+def process_pool(preload: str, per_worker: int = PER_WORKER) -> LoopPool:
     """A pool of :data:`WORKERS` processes at a lower priority, forked from a small server
     that imported only ``preload`` (fast to start, no copy of the bot's threads or sockets,
     never the bot's ``__main__``), or spawned where there is no fork server; started
-    (blocking: in a thread at start-up). Raises one of :data:`NO_PROCESSES` where
-    processes cannot run."""
+    (blocking: in a thread at start-up), each sent at most ``per_worker`` jobs at once.
+    Raises one of :data:`NO_PROCESSES` where processes cannot run."""
     ctx: BaseContext
     try:
         ctx = multiprocessing.get_context("forkserver")
         ctx.set_forkserver_preload([preload])
     except ValueError:
         ctx = multiprocessing.get_context("spawn")
-    pool = LoopPool(cast(Context, ctx), WORKERS, initializer=lower_priority)
+    pool = LoopPool(cast(Context, ctx), WORKERS, lower_priority, per_worker)
     pool.start()
     return pool

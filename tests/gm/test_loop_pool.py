@@ -129,3 +129,20 @@ def test_one_pool_serves_one_loop_after_another(pool: LoopPool) -> None:
     """Tests run each on a new event loop: the pool follows."""
     assert asyncio.run(pool.run(echo, "first")) == "first"
     assert asyncio.run(pool.run(echo, "second")) == "second"
+
+
+async def test_one_job_at_a_time_never_waits_behind_a_long_one() -> None:
+    """The AI's pool (``per_worker=1``): while one worker runs a long search, the other
+    takes every quick job; with two per worker one of them would wait for the search."""
+    p = LoopPool(cast(Context, multiprocessing.get_context("forkserver")), 2, per_worker=1)
+    p.start()
+    try:
+        long = asyncio.ensure_future(p.run(echo, "long", 1.5))
+        await asyncio.sleep(0.05)
+        started = time.monotonic()
+        quick = await asyncio.gather(*(p.run(echo, k, 0.01) for k in range(4)))
+        assert quick == list(range(4))
+        assert time.monotonic() - started < 1.0
+        assert await long == "long"
+    finally:
+        p.shutdown()
