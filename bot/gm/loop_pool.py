@@ -167,7 +167,10 @@ class LoopPool:
             for w in self._workers:
                 if not w.conn.poll(60):
                     raise OSError("a worker process did not start within 60 s")
-                pickle.loads(w.conn.recv_bytes())  # its pid: ready
+                try:
+                    pickle.loads(w.conn.recv_bytes())  # its pid: ready
+                except EOFError:
+                    raise OSError("a worker process ended before it was ready") from None
                 os.set_blocking(w.fd, False)
         except BaseException:
             self._stop_processes()

@@ -35,6 +35,11 @@ def pid() -> int:
     return os.getpid()
 
 
+def die() -> None:
+    """An initializer that ends its worker at once."""
+    os._exit(3)
+
+
 @pytest.fixture
 def pool() -> Iterator[LoopPool]:
     p = LoopPool(cast(Context, multiprocessing.get_context("forkserver")), 2)
@@ -146,3 +151,11 @@ async def test_one_job_at_a_time_never_waits_behind_a_long_one() -> None:
         assert await long == "long"
     finally:
         p.shutdown()
+
+
+def test_a_worker_that_cannot_start_is_an_os_error() -> None:
+    """What the callers catch to fall back to threads (``NO_PROCESSES``)."""
+    p = LoopPool(cast(Context, multiprocessing.get_context("forkserver")), 2, die)
+    with pytest.raises(OSError, match="before it was ready"):
+        p.start()
+    assert not p.pids
