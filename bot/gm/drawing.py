@@ -5,8 +5,9 @@ hold the interpreter lock, so in a thread an image slows every match on the even
 and never uses the second core (issue 16, measured by ``bench/bench_load.py``). A
 long-lived bot (:attr:`bot.app.ArenaBot.long_lived`: the deployed one, the load bench)
 starts a pool of worker processes at boot (:func:`start`, one worker per core,
-:class:`bot.gm.loop_pool.LoopPool`: the loop itself sends jobs and reads results); until then, in tests, and wherever processes cannot run, images are
-drawn in the game master's threads as before (:func:`bot.gm.base.run_cpu`).
+:class:`bot.gm.loop_pool.LoopPool`: the loop itself sends jobs and reads results);
+until then, in tests, and wherever processes cannot run, images are drawn in the game
+master's threads as before (:func:`bot.gm.base.run_cpu`).
 
 The view is computed here, on the loop (so it is the match's state at the time of the
 call, never a later one), and looked up in the process's image cache

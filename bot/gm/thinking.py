@@ -5,8 +5,8 @@ Why: a search in a thread holds the interpreter lock, so one hard MAD move (abou
 16). Levels a game marks
 :attr:`LevelInfo.process <bot.engine.vocabulary.LevelInfo.process>` think in a
 :class:`~bot.gm.loop_pool.LoopPool` (started at the deployed bot's start-up, else on
-first use; one worker per core); the rest, and everything when a pool cannot start, in the game master's
-worker threads (:func:`bot.gm.base.run_cpu`).
+first use; one worker per core); the rest, and everything when a pool cannot start,
+in the game master's worker threads (:func:`bot.gm.base.run_cpu`).
 
 A worker gets only what the AI needs: the game id, the dumped state, the decision,
 the exact state of the random generator the engine gives the AI
