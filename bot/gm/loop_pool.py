@@ -188,16 +188,17 @@ class LoopPool:
     def shutdown(self) -> None:
         """Stop the workers: jobs not answered fail, each worker reads the end of its
         socket and exits (killed after :data:`JOIN_SECONDS`). Callable from any thread."""
+        why = "the pool was shut down"
         loop = self._loop
-        if loop is not None and not loop.is_closed() and loop.is_running():
-            if _in_loop_thread(loop):
-                self._detach("the pool was shut down")
-            else:
+        if loop is not None and not loop.is_closed():
+            if not loop.is_running() or _in_loop_thread(loop):
+                self._detach(why)
+            else:  # the loop runs in another thread: it detaches, this thread waits
                 done = threading.Event()
 
                 def detach() -> None:
                     try:
-                        self._detach("the pool was shut down")
+                        self._detach(why)
                     finally:
                         done.set()
 
@@ -207,9 +208,7 @@ class LoopPool:
                     pass
                 else:
                     done.wait(JOIN_SECONDS)
-        elif loop is not None and not loop.is_closed():
-            self._detach("the pool was shut down")
-        self._broken = self._broken or "the pool was shut down"
+        self._broken = self._broken or why
         self._stop_processes()
 
     def _stop_processes(self) -> None:
