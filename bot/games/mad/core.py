@@ -19,9 +19,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from typing import Final
 
-EXILE = -1
-RED, BLUE = 0, 1
+EXILE: Final = -1
+RED: Final = 0
+BLUE: Final = 1
 
 KINDS: tuple[str, ...] = ("111", "112", "121", "211", "122", "212", "221", "222")
 """Kind index -> the ship's three numbers: sails, cannons, shields."""

@@ -30,6 +30,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
+from typing import Final
 
 from bot.games.mad.core import (
     BLUE,
@@ -52,11 +53,11 @@ from bot.games.mad.core import (
 )
 from bot.games.mad.state import TIEBREAK_TURNS
 
-WIN = 1_000_000
-MATE_ZONE = WIN - 1_000
+WIN: Final = 1_000_000
+MATE_ZONE: Final = WIN - 1_000
 """Scores beyond this are wins or losses in a known number of turns."""
-INF = 2 * WIN
-HALF = 4_000
+INF: Final = 2 * WIN
+HALF: Final = 4_000
 """A tie-break half victory: worth more than any material edge, less than a win."""
 VALUE = {
     "111": 0,
@@ -68,10 +69,10 @@ VALUE = {
     "221": 480,
     "222": 900,
 }
-VALUES = tuple(VALUE[k] for k in KINDS)
-TB_WINDOW = 16
-TB_START = TIEBREAK_TURNS - TB_WINDOW
-TB_PRESSURE = tuple(
+VALUES: Final = tuple(VALUE[k] for k in KINDS)
+TB_WINDOW: Final = 16
+TB_START: Final = TIEBREAK_TURNS - TB_WINDOW
+TB_PRESSURE: Final = tuple(
     0 if s < TB_START else HALF * (s - TB_START + 1) // (TB_WINDOW + 1)
     for s in range(TIEBREAK_TURNS + 1)
 )
@@ -79,12 +80,26 @@ TB_PRESSURE = tuple(
 tie-break gains up to almost ``HALF`` as the 40th turn nears, so every level, even
 one that cannot see the 40th turn, seeks an expulsion in time when it would lose
 the tie-break, and avoids one (a capture resets the count) when it would win it."""
-QDEPTH = 4
+QDEPTH: Final = 4
 """Plies of captures searched beyond the horizon."""
-TELEPORT = 8192
-PASS_CODE = TELEPORT + 64
-MAX_PLY = 256
+TELEPORT: Final = 8192
+PASS_CODE: Final = TELEPORT + 64
+MAX_PLY: Final = 256
 """Deeper than any search reaches (a line of captures is at most 14 plies past the horizon)."""
+
+
+CAPTURE_ORDER: Final = WIN + 1_000
+"""Added to a capture's order (minus its victim's value) so that the capture sorts as a
+non-negative ``int``: ``(order << 13) | code`` sorts as the pair ``(order, code)`` did
+(codes are below 2**13), with no tuple to build or compare."""
+TT_SCORE: Final = 2 * INF
+"""Added to a stored score so that a table entry packs into one non-negative ``int``:
+``(score + TT_SCORE) << 23 | (depth + 64) << 16 | (flag + 1) << 14 | (move + 1)`` (moves
+are below 2**14, depths within 64 of 0, scores within ``TT_SCORE``): no tuple per entry."""
+TELEPORT_CODES: Final = tuple(TELEPORT + i for i in range(8))
+KEY_BITS: Final = 62
+"""Bits of a Zobrist key: compiled, an ``int`` below 2**62 is a machine word and a key
+made of them stays one (XOR), where 64-bit keys were Python objects at every move."""
 
 
 class _Stop(Exception):
@@ -114,8 +129,9 @@ class Tables:
     weak: tuple[bool, ...]
     """One-shield ships."""
     two_sails: tuple[bool, ...]
-    cycle_pairs: dict[tuple[int, ...], tuple[int, ...]]
-    """Teleport -> the complementary pairs (by their lower ship) whose value it changes."""
+    cycle_pairs: tuple[tuple[tuple[int, ...], ...], ...]
+    """Per side, per teleport: the complementary pairs (by their lower ship) whose value it
+    changes."""
     teleports: tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]
     """Per side, the 8 teleports as cycles: ship ``i`` takes the square of ship ``i + 1``."""
     teleports_with: tuple[tuple[int, ...], ...]
@@ -183,9 +199,10 @@ def tables(board_id: str) -> Tables:
         sum(1 << q for q in range(n) if q // b.cols == b.last_row(side)) for side in (RED, BLUE)
     )
     tel = (_teleport_cycles(RED), _teleport_cycles(BLUE))
-    cycle_pairs = {
-        cyc: tuple(sorted({s if (s & 7) < 4 else s ^ 7 for s in cyc})) for cyc in tel[0] + tel[1]
-    }
+    cycle_pairs = tuple(
+        tuple(tuple(sorted({s if (s & 7) < 4 else s ^ 7 for s in cyc})) for cyc in cycles)
+        for cycles in tel
+    )
     with_ship = tuple(tuple(i for i, cyc in enumerate(tel[s >> 3]) if s in cyc) for s in range(16))
     pair: list[tuple[int, ...]] = []
     for s in range(16):
@@ -206,7 +223,7 @@ def tables(board_id: str) -> Tables:
                 row.append(sgn * v)
         pair.append(tuple(row))
     rng = random.Random("mad-zobrist")
-    zob = tuple(tuple(rng.getrandbits(64) for _ in range(w)) for _ in range(16))
+    zob = tuple(tuple(rng.getrandbits(KEY_BITS) for _ in range(w)) for _ in range(16))
     return Tables(
         board=b,
         neighbours=b.neighbours,
@@ -227,10 +244,10 @@ def tables(board_id: str) -> Tables:
         pair_value=tuple(pair),
         width=w,
         zobrist=zob,
-        z_side=rng.getrandbits(64),
-        z_positioning=rng.getrandbits(64),
-        z_streak=tuple(rng.getrandbits(64) for _ in range(TIEBREAK_TURNS + 1)),
-        z_winner=(rng.getrandbits(64), rng.getrandbits(64)),
+        z_side=rng.getrandbits(KEY_BITS),
+        z_positioning=rng.getrandbits(KEY_BITS),
+        z_streak=tuple(rng.getrandbits(KEY_BITS) for _ in range(TIEBREAK_TURNS + 1)),
+        z_winner=(rng.getrandbits(KEY_BITS), rng.getrandbits(KEY_BITS)),
     )
 
 
@@ -324,8 +341,7 @@ class Arena:
         quiet: list[int] = []
         if pos_turn:
             quiet.append(PASS_CODE)
-            for i in tel:
-                quiet.append(TELEPORT + i)
+            self._teleport_codes(tel, quiet)
             return [], quiet
         t = self.t
         sq = self.sq
@@ -339,7 +355,7 @@ class Arena:
         two_cannons = t.two_cannons
         two_sails = t.two_sails
         codes = _CODES
-        caps: list[tuple[int, int]] = []
+        caps: list[int] = []  # (order + CAPTURE_ORDER) << 13 | code
         for ship in range(side * 8, side * 8 + 8):
             src = sq[ship]
             if src < 0:
@@ -366,13 +382,13 @@ class Arena:
                 cm ^= low
                 d = low.bit_length() - 1
                 o = occ[d] & 7
-                v = -VALUES[o] - (WIN if o == 0 else 0)
+                v = CAPTURE_ORDER - VALUES[o] - (WIN if o == 0 else 0)
                 code = ship | d << 4
-                caps.append((v, code))
+                caps.append(v << 13 | code)
                 if low & last and o:
                     for i in t.teleports_with[ship]:
                         if i in tel:
-                            caps.append((v + 1, code | (i + 1) << 9))
+                            caps.append((v + 1) << 13 | code | (i + 1) << 9)
             if two_sails[ship]:
                 r2 = reach2[src][fm]
                 m = r2 & free
@@ -388,24 +404,34 @@ class Arena:
                     m ^= low
                     d = low.bit_length() - 1
                     o = occ[d] & 7
-                    caps.append((-VALUES[o] - (WIN if o == 0 else 0), ship | d << 4))
-        for i in tel:
-            quiet.append(TELEPORT + i)
+                    v = CAPTURE_ORDER - VALUES[o] - (WIN if o == 0 else 0)
+                    caps.append(v << 13 | ship | d << 4)
+        self._teleport_codes(tel, quiet)
         caps.sort()
-        return [c for _, c in caps], quiet
+        return [c & 8191 for c in caps], quiet
+
+    @staticmethod
+    def _teleport_codes(tel: list[int], quiet: list[int]) -> None:
+        """The legal teleports' codes after ``quiet``'s (all eight at once: no new ints)."""
+        if len(tel) == 8:
+            quiet.extend(TELEPORT_CODES)
+        else:
+            for i in tel:
+                quiet.append(TELEPORT + i)
 
     # --- make / unmake -------------------------------------------------------------
-    def cycle(self, ships: tuple[int, ...]) -> None:
-        """Ship ``i`` takes the square of ship ``i + 1`` (a teleport); updates key and score.
-        The occupied squares stay the same (one ship in for one out)."""
+    def cycle(self, side: int, teleport: int) -> None:
+        """Play ``side``'s teleport number ``teleport`` (of :attr:`Tables.teleports`): ship
+        ``i`` takes the square of ship ``i + 1``; updates key and score. The occupied
+        squares stay the same (one ship in for one out)."""
         t = self.t
+        ships = t.teleports[side][teleport]
         sq = self.sq
         occ = self.occ
         pv = t.pair_value
         w = t.width
         z = t.zobrist
         weak = t.weak
-        side = ships[0] >> 3
         wm = self.wm[side]
         if len(ships) == 2:
             # A permutation: one pair, exactly one of its ships has one shield.
@@ -430,11 +456,12 @@ class Arena:
             return
         # A rotation: x takes y's place, y takes z's, z takes x's; three pairs change.
         x, y, zz = ships
+        pairs = t.cycle_pairs[side][teleport]
         sx = sq[x]
         sy = sq[y]
         sz = sq[zz]
         score = self.score
-        for a in t.cycle_pairs[ships]:
+        for a in pairs:
             score -= pv[a][(sq[a] + 1) * w + sq[a ^ 7] + 1]
         sq[x] = sy
         sq[y] = sz
@@ -460,7 +487,7 @@ class Arena:
                 if new >= 0:
                     wm ^= 1 << new
         self.wm[side] = wm
-        for a in t.cycle_pairs[ships]:
+        for a in pairs:
             score += pv[a][(sq[a] + 1) * w + sq[a ^ 7] + 1]
         self.score = score
 
@@ -549,14 +576,14 @@ class Arena:
         """Play ``code``; returns (source square, victim) for :meth:`unmake`."""
         if code >= TELEPORT:
             if code != PASS_CODE:
-                self.cycle(self.t.teleports[side][code - TELEPORT])
+                self.cycle(side, code - TELEPORT)
             return -1, -1
         ship = code & 15
         src = self.sq[ship]
         victim = self.displace(ship, (code >> 4) & 31)
         bonus = code >> 9
         if bonus:
-            self.cycle(self.t.teleports[side][bonus - 1])
+            self.cycle(side, bonus - 1)
         return src, victim
 
     def unmake(self, code: int, side: int, src: int, victim: int, h: int, score: int) -> None:
@@ -628,7 +655,8 @@ class Searcher:
         self.nodes = 0
         self.limit = self.node_budget if self.deadline is None else min(self.node_budget, 1024)
         """The node count at which :meth:`_check` runs next."""
-        self.tt: dict[int, tuple[int, int, int, int]] = {}
+        self.tt: dict[int, int] = {}
+        """Key -> the entry packed as :data:`TT_SCORE` says."""
         self.killers: list[list[int]] = [[-1, -1] for _ in range(MAX_PLY)]
         self.history: tuple[list[int], list[int]] = ([0] * (PASS_CODE + 1), [0] * (PASS_CODE + 1))
 
@@ -667,7 +695,7 @@ class Searcher:
         reach2 = t.reach2
         two_cannons = t.two_cannons
         two_sails = t.two_sails
-        caps: list[tuple[int, int, int]] = []
+        caps: list[int] = []  # (1000 - victim's value) << 9 | ship << 5 | square
         for ship in range(side * 8, side * 8 + 8):
             src = sq[ship]
             if src < 0:
@@ -684,7 +712,7 @@ class Searcher:
                     low = tg & -tg
                     tg ^= low
                     d = low.bit_length() - 1
-                    caps.append((-VALUES[occ[d] & 7], ship, d))
+                    caps.append((1000 - VALUES[occ[d] & 7]) << 9 | ship << 5 | d)
         if not caps:
             return alpha
         caps.sort()
@@ -699,7 +727,9 @@ class Searcher:
         pv = t.pair_value
         w = t.width
         weak = t.weak
-        for _, ship, d in caps:
+        for cap in caps:
+            ship = cap >> 5 & 15
+            d = cap & 31
             src = sq[ship]
             victim = occ[d]
             p = sq[ship ^ 7] + 1
@@ -794,8 +824,10 @@ class Searcher:
         entry = self.tt.get(key)
         tt_move = -1
         if entry is not None:
-            e_depth, e_score, e_flag, tt_move = entry
-            if e_depth >= depth:
+            tt_move = (entry & 16383) - 1
+            if (entry >> 16 & 127) - 64 >= depth:
+                e_flag = (entry >> 14 & 3) - 1
+                e_score = (entry >> 23) - TT_SCORE
                 if e_score > MATE_ZONE:
                     e_score -= ply
                 elif e_score < -MATE_ZONE:
@@ -906,7 +938,7 @@ class Searcher:
                 bd.score = new_score
             elif TELEPORT <= code < PASS_CODE:
                 src = victim = -1
-                bd.cycle(tel[code - TELEPORT])
+                bd.cycle(side, code - TELEPORT)
             else:
                 src, victim = bd.make(code, side)
             if victim >= 0:
@@ -1003,7 +1035,9 @@ class Searcher:
             stored += ply
         elif stored < -MATE_ZONE:
             stored -= ply
-        self.tt[key] = (depth, stored, flag, best_move)
+        self.tt[key] = (
+            (stored + TT_SCORE) << 23 | (depth + 64) << 16 | (flag + 1) << 14 | (best_move + 1)
+        )
         return best
 
     def root_moves(self, side: int, pos_turn: bool) -> list[tuple[int, Turn, Position]]:

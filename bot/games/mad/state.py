@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from pydantic import BaseModel, Field
 
 from bot.engine.text import Text
 from bot.games.mad.core import BLUE, KINDS, RED, Board, Position, board
 
-TIEBREAK_TURNS = 40
+TIEBREAK_TURNS: Final = 40
 """Départage: 40 consecutive turns (both sides counted) with the same ship count."""
 
 SIDE_NAMES = {RED: Text(fr="Rouge", en="Red"), BLUE: Text(fr="Bleu", en="Blue")}
