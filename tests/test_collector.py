@@ -109,6 +109,52 @@ def test_a_busy_process_steps_at_every_look_and_freezes_what_survived() -> None:
     assert len(kept) == 300
 
 
+@pytest.mark.usefixtures("collector_off")
+def test_a_busy_process_scans_one_step_in_scan_every_and_freezes_at_the_others() -> None:
+    """A busy step that does not scan only freezes what is new (no cost): a cycle made
+    then is kept, frozen, for a deep collection; the ``scan_every``-th step scans again."""
+    clock = Clock()
+    c = make(clock, young_min=10**9, scan_every=4)
+    clock.spend(0.1, cpu_share=0.9)
+    assert c.look() == "young"  # the first step scans (nothing to find)
+    kinds = []
+    for _ in range(3):
+        cycles(10)
+        clock.spend(0.1, cpu_share=0.9)
+        kinds.append(c.look())
+    assert kinds == ["freeze", "freeze", "freeze"]
+    assert alive() == 30  # frozen unscanned: only a deep collection finds them
+    later = [Cycle() for _ in range(5)]
+    later.clear()  # garbage before the 4th step since the scan: that step scans it
+    clock.spend(0.1, cpu_share=0.9)
+    assert c.look() == "young"
+    assert alive() == 30
+    assert c.stats.collections == {"young": 2, "freeze": 3}
+
+
+@pytest.mark.usefixtures("collector_off")
+def test_a_scan_that_finds_garbage_makes_every_step_scan_until_one_finds_none() -> None:
+    clock = Clock()
+    c = make(clock, young_min=10**9, scan_every=10)
+    clock.spend(0.1, cpu_share=0.9)
+    assert c.look() == "young"
+    for _ in range(9):
+        clock.spend(0.1, cpu_share=0.9)
+        assert c.look() == "freeze"
+    cycles(20)
+    clock.spend(0.1, cpu_share=0.9)
+    assert c.look() == "young"  # the 10th: finds the 20 cycles
+    assert alive() == 0
+    cycles(20)
+    clock.spend(0.1, cpu_share=0.9)
+    assert c.look() == "young"  # suspect: scans again, finds more
+    assert alive() == 0
+    clock.spend(0.1, cpu_share=0.9)
+    assert c.look() == "young"  # finds none: back to one in ten
+    clock.spend(0.1, cpu_share=0.9)
+    assert c.look() == "freeze"
+
+
 class Probe:
     """An object outside any cycle, tracked by the collector (it has a ``__dict__``)."""
 
