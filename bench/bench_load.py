@@ -742,6 +742,8 @@ async def measure(
     draw_pids = pool_pids(drawing._pool)
     collector = d.bot.collector
     collected0 = dict(collector.stats.collections) if collector is not None else {}
+    found0 = collector.stats.found if collector is not None else 0
+    collecting0 = collector.stats.seconds if collector is not None else 0.0
     with GcPauses() as pauses, HarnessClock() as harness, SlowCallbacks() as slow:
         beat.start()
         cpu0 = cpu_seconds()
@@ -792,6 +794,8 @@ async def measure(
         young_gc_worst_ms=1000 * max(pauses.young, default=0.0),
         young_gcs_over_50ms=sum(1 for p in pauses.young if p > 0.05),
         collector={k: n for k, n in collected.items() if n},
+        collector_found=(collector.stats.found - found0) if collector is not None else 0,
+        collector_seconds=(collector.stats.seconds - collecting0) if collector is not None else 0.0,
         callbacks=slow.count,
         callbacks_over_50ms=len(slow.over),
         callbacks_over_50ms_cpu=slow.working(),
@@ -1087,7 +1091,8 @@ def report(fig: dict[str, Any]) -> str:
         f"and {fig.get('young_gcs', 0)} young ones (worst {fig.get('young_gc_worst_ms', 0.0):.0f} ms, "
         f"{fig.get('young_gcs_over_50ms', 0)} over 50 ms); "
         f"collections made by the bot's collector: "
-        f"{fig.get('collector') or 'none'}; callbacks over 50 ms by coroutine or function: "
+        f"{fig.get('collector') or 'none'} ({fig.get('collector_seconds', 0.0):.2f} s in all; "
+        f"their scans found {fig.get('collector_found', 0)} unreachable objects); callbacks over 50 ms by coroutine or function: "
         f"{fig.get('callbacks_over_50ms_by_name') or 'none'}; "
         f"{fig['timeouts']} clicks not done in {CLICK_TIMEOUT:.0f} s; "
         f"client errors {fig['client_errors'] or 'none'}; "
