@@ -1,7 +1,7 @@
 """Which MAD search runs: its compiled twin when built from this very source, else the source.
 
 ``pip install`` compiles ``search.py`` with mypyc (``setup.py``) into an extension module
-beside it, which Python imports in its place: the same code, the same moves, about 3.5
+beside it, which Python imports in its place: the same code, the same moves, about 5
 times faster (issue 16: MAD's searching levels were a third of the CPU under load). The
 build writes the source's SHA-256 beside the twin (``search.built``). An edited
 ``search.py`` whose twin was not rebuilt runs as written, with a warning, rather than the
