@@ -93,9 +93,11 @@ CAPTURE_ORDER: Final = WIN + 1_000
 non-negative ``int``: ``(order << 13) | code`` sorts as the pair ``(order, code)`` did
 (codes are below 2**13), with no tuple to build or compare."""
 TT_SCORE: Final = 2 * INF
-"""Added to a stored score so that a table entry packs into one non-negative ``int``:
-``(score + TT_SCORE) << 23 | (depth + 64) << 16 | (flag + 1) << 14 | (move + 1)`` (moves
-are below 2**14, depths within 64 of 0, scores within ``TT_SCORE``): no tuple per entry."""
+TT_DEPTH: Final = 128
+"""Added to a stored score and depth so that a table entry packs into one non-negative
+``int``: ``(score + TT_SCORE) << 24 | (depth + TT_DEPTH) << 16 | (flag + 1) << 14 |
+(move + 1)`` (moves are below 2**14, depths within ``TT_DEPTH`` of 0: :func:`search`
+goes at most ``TT_DEPTH - 1`` deep, scores within ``TT_SCORE``): no tuple per entry."""
 TELEPORT_CODES: Final = tuple(TELEPORT + i for i in range(8))
 KEY_BITS: Final = 62
 """Bits of a Zobrist key: compiled, an ``int`` below 2**62 is a machine word and a key
@@ -656,7 +658,7 @@ class Searcher:
         self.limit = self.node_budget if self.deadline is None else min(self.node_budget, 1024)
         """The node count at which :meth:`_check` runs next."""
         self.tt: dict[int, int] = {}
-        """Key -> the entry packed as :data:`TT_SCORE` says."""
+        """Key -> the entry packed as :data:`TT_DEPTH` says."""
         self.killers: list[list[int]] = [[-1, -1] for _ in range(MAX_PLY)]
         self.history: tuple[list[int], list[int]] = ([0] * (PASS_CODE + 1), [0] * (PASS_CODE + 1))
 
@@ -825,9 +827,9 @@ class Searcher:
         tt_move = -1
         if entry is not None:
             tt_move = (entry & 16383) - 1
-            if (entry >> 16 & 127) - 64 >= depth:
+            if (entry >> 16 & 255) - TT_DEPTH >= depth:
                 e_flag = (entry >> 14 & 3) - 1
-                e_score = (entry >> 23) - TT_SCORE
+                e_score = (entry >> 24) - TT_SCORE
                 if e_score > MATE_ZONE:
                     e_score -= ply
                 elif e_score < -MATE_ZONE:
@@ -1036,7 +1038,10 @@ class Searcher:
         elif stored < -MATE_ZONE:
             stored -= ply
         self.tt[key] = (
-            (stored + TT_SCORE) << 23 | (depth + 64) << 16 | (flag + 1) << 14 | (best_move + 1)
+            (stored + TT_SCORE) << 24
+            | (depth + TT_DEPTH) << 16
+            | (flag + 1) << 14
+            | (best_move + 1)
         )
         return best
 
@@ -1100,7 +1105,7 @@ def search(
     bd = s.bd
     best: list[tuple[int, int]] = []  # (score, index into roots)
     depth_done = 0
-    for depth in range(1, max_depth + 1):
+    for depth in range(1, min(max_depth, TT_DEPTH - 1) + 1):  # deeper than any search reaches
         scored: list[tuple[int, int]] = []
         alpha = -INF
         try:
