@@ -1,0 +1,62 @@
+"""`hard`'s searches give the very results they gave before the search was made quicker.
+
+The search was reworked for speed with the same moves as the aim (issue 16: 62-bit
+Zobrist keys, captures and table entries packed into ints, teleports by index). These
+turn, score, finished depth and node count were recorded with the search as it was
+before (64-bit keys, tuples) on positions met along random games of both boards, at
+`hard`'s node budget: any change to the search's order, pruning or table shows here.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bot.games.mad import ai
+from bot.games.mad import search as fast
+from bot.games.mad.core import board
+
+from .test_ai_search import random_positions
+
+Turn = tuple[object, ...]
+
+RECORDED: dict[str, list[tuple[Turn, int, int, int]]] = {
+    "6x4": [
+        ((1, 3, 6, 9, None), 6, 8, 120001),
+        ((1, 11, 18, 13, None), 12, 8, 120002),
+        ((1, 2, 4, 8, None), 0, 7, 120001),
+        ((1, 11, 18, 15, None), 137, 6, 120001),
+        ((1, 3, 6, 10, None), 279, 9, 120001),
+    ],
+    "5x5": [
+        ((1, 2, 5, 6, None), 4, 7, 120006),
+        ((3, 9, 11, 10), 7, 8, 120001),
+        ((2, 3, 4), 10, 7, 120001),
+        ((1, 14, 17, 16, None), 146, 6, 120001),
+        ((1, 6, 7, 6, None), 152, 6, 120024),
+    ],
+}
+"""Per board, the results on ``random_positions(board, 5, seed=1)`` in order."""
+
+
+@pytest.mark.parametrize("board_id", sorted(RECORDED))
+def test_hard_searches_give_the_recorded_results(board_id: str) -> None:
+    b = board(board_id)
+    got = []
+    for i, (pos, side, pos_turn) in enumerate(random_positions(board_id, 5, 1)):
+        res = fast.search(
+            b,
+            pos,
+            side,
+            turn_no=0 if pos_turn else 10 + i,
+            positioning=pos_turn,
+            time_budget=None,
+            node_budget=ai.HARD_NODES,
+            max_depth=40,
+            rnd=random.Random(f"1:{i}"),
+            streak=i * 7 % 40,
+            last_expeller=None if i % 3 == 0 else i % 2,
+        )
+        got.append((res.turn, res.score, res.depth, res.nodes))
+    assert got == RECORDED[board_id]
