@@ -36,10 +36,13 @@ def test_the_twin_is_built_where_a_compiler_is() -> None:
         assert native.compiled(), "reinstall (`pip install -e .`) to build the twin"
 
 
-def results(module: ModuleType, board_id: str, nodes: int, depth: int, seed: int) -> list[object]:
+def results(
+    module: ModuleType, board_id: str, nodes: int, depth: int, seed: int, count: int = 6
+) -> list[object]:
+    """(turn, score, finished depth, nodes) of ``module``'s search on ``count`` positions."""
     b = board(board_id)
     out: list[object] = []
-    for i, (pos, side, pos_turn) in enumerate(random_positions(board_id, 6, seed)):
+    for i, (pos, side, pos_turn) in enumerate(random_positions(board_id, count, seed)):
         res = module.search(
             b,
             pos,

@@ -9,15 +9,12 @@ before (64-bit keys, tuples) on positions met along random games of both boards,
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 from bot.games.mad import ai
 from bot.games.mad import search as fast
-from bot.games.mad.core import board
 
-from .test_ai_search import random_positions
+from .test_native_search import results
 
 Turn = tuple[object, ...]
 
@@ -37,26 +34,11 @@ RECORDED: dict[str, list[tuple[Turn, int, int, int]]] = {
         ((1, 6, 7, 6, None), 152, 6, 120024),
     ],
 }
-"""Per board, the results on ``random_positions(board, 5, seed=1)`` in order."""
+"""Per board, the results on ``random_positions(board, 5, seed=1)`` in order (with the
+turn number, tie-break count and last expeller :func:`results` gives each)."""
 
 
 @pytest.mark.parametrize("board_id", sorted(RECORDED))
 def test_hard_searches_give_the_recorded_results(board_id: str) -> None:
-    b = board(board_id)
-    got = []
-    for i, (pos, side, pos_turn) in enumerate(random_positions(board_id, 5, 1)):
-        res = fast.search(
-            b,
-            pos,
-            side,
-            turn_no=0 if pos_turn else 10 + i,
-            positioning=pos_turn,
-            time_budget=None,
-            node_budget=ai.HARD_NODES,
-            max_depth=40,
-            rnd=random.Random(f"1:{i}"),
-            streak=i * 7 % 40,
-            last_expeller=None if i % 3 == 0 else i % 2,
-        )
-        got.append((res.turn, res.score, res.depth, res.nodes))
+    got = results(fast, board_id, ai.HARD_NODES, 40, seed=1, count=5)
     assert got == RECORDED[board_id]
