@@ -1,19 +1,12 @@
 """AI thinking off the interpreter lock: long searches run in worker processes.
 
 Why: a search in a thread holds the interpreter lock, so one hard MAD move (about
-0.1 s of CPU compiled, 0.6 s interpreted) slows every match on the event loop (issue
+0.2 s of CPU compiled, 0.7 s interpreted) slows every match on the event loop (issue
 16). Levels a game marks
 :attr:`LevelInfo.process <bot.engine.vocabulary.LevelInfo.process>` think in a
 :class:`~bot.gm.loop_pool.LoopPool` (started at the deployed bot's start-up, else on
-first use; one worker per core). The quick levels (0.2-2 ms a move) think there too
-once the pool runs, never starting it: in a thread each of their moves took the
-interpreter lock whenever the event loop let it go (every socket write, every system
-call) and the loop waited up to a switch interval to get it back (``bench/bench_load.py``
-at 150-155 clicks/s, two runs each way: loop lag p99 27.2-32.6 -> 17.3-21.6 ms, ack p99
-14.2-14.5 -> 8.0-10.4 ms, the bot's process 6.1 -> 5.6-5.7 ms per click). Without a
-pool (tests, a machine where processes cannot run) they think in the game master's
-worker threads (:func:`bot.gm.base.run_cpu`), as every level does when no pool can
-start.
+first use; one worker per core); the rest, and everything when a pool cannot start,
+in the game master's worker threads (:func:`bot.gm.base.run_cpu`).
 
 A worker gets only what the AI needs: the game id, the dumped state, the decision,
 the exact state of the random generator the engine gives the AI
@@ -119,13 +112,11 @@ def shutdown() -> None:
 
 async def think(match: Match, decision: Decision) -> Reply | None:
     """The AI's reply to ``decision`` from a worker process, or ``None`` when it should
-    think in a thread instead (no pool, or a quick level and no pool running yet)."""
-    global _pool
+    think in a thread instead (a quick level, or no pool)."""
     level = seat_level(match, decision)
-    if needs_process(match.game.info.ai_levels, level, match.options):
-        executor = pool()
-    else:
-        executor = _pool  # a quick level does not start the pool
+    if not needs_process(match.game.info.ai_levels, level, match.options):
+        return None
+    executor = pool()
     if executor is None:
         return None
     job = (
@@ -139,6 +130,7 @@ async def think(match: Match, decision: Decision) -> Reply | None:
         return await executor.run(think_in_worker, *job)
     except (BrokenProcessPool, pickle.PicklingError, OSError) as exc:
         log.warning("AI worker process failed (%s); thinking in a thread", exc)
+        global _pool
         if isinstance(exc, BrokenProcessPool) and _pool is executor:
             _pool = None  # a new pool next time
             await asyncio.to_thread(executor.shutdown)
@@ -146,9 +138,8 @@ async def think(match: Match, decision: Decision) -> Reply | None:
 
 
 async def ai_choice(match: Match, decision: Decision) -> Choice:
-    """The AI's :class:`~bot.engine.Choice` for ``decision``: in a worker process when the
-    level is worth starting one or the pool runs, else in a worker thread; the same
-    choice either way."""
+    """The AI's :class:`~bot.engine.Choice` for ``decision``: in a worker process for the
+    levels worth it, else in a worker thread; the same choice either way."""
     reply = await think(match, decision)
     if reply is None:
         return await run_cpu(match.ai_choice, decision)

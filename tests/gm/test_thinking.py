@@ -13,7 +13,6 @@ import pytest
 
 from bot.engine import Match, SeatSpec
 from bot.engine.match import reply_choice
-from bot.engine.registry import discovered_games, get_game
 from bot.engine.text import Text
 from bot.engine.vocabulary import LevelInfo
 from bot.gm import thinking
@@ -86,42 +85,11 @@ async def test_every_arena_level_thinks_in_the_pool_as_in_a_thread(level: str) -
     assert compared >= 6
 
 
-async def test_quick_levels_stay_in_a_thread_while_no_pool_runs() -> None:
+async def test_quick_levels_stay_in_a_thread() -> None:
     m = mad_match("easy", "think-3", 2)
     d = m.pending()[0]
     assert await thinking.think(m, d) is None
     assert await thinking.ai_choice(m, d) == m.ai_choice(d)
-    assert thinking._pool is None, "a quick level does not start the pool"
-
-
-QUICK_LEVELS = [
-    (game.info.id, level.id)
-    for game in discovered_games()
-    for level in game.info.ai_levels
-    if not level.process
-]
-
-
-@pytest.mark.parametrize(("game_id", "level"), QUICK_LEVELS)
-async def test_quick_levels_think_in_a_running_pool_as_in_a_thread(
-    game_id: str, level: str
-) -> None:
-    """Once the pool runs, every level thinks there (off the interpreter lock the event
-    loop needs), each answer the thread's for the same seed."""
-    assert thinking.pool() is not None
-    mode = get_game(game_id).info.modes[0]
-    seats = [SeatSpec(name=f"P{k}", ai=True, ai_level=level) for k in range(mode.player_counts[0])]
-    m = Match.create(game_id, seats, f"think-quick-{game_id}-{level}", mode.id)
-    compared = 0
-    while compared < 8 and not m.over:
-        d = m.pending()[0]
-        assert not thinking.needs_process(m.game.info.ai_levels, level, m.options)
-        assert await thinking.think(m, d) is not None, "thought in a process"
-        choice = await thinking.ai_choice(m, d)
-        assert choice == m.ai_choice(d)
-        compared += 1
-        m.apply(choice)
-    assert compared == 8
 
 
 async def test_no_pool_falls_back_to_the_thread(monkeypatch: pytest.MonkeyPatch) -> None:
