@@ -242,11 +242,7 @@ class LoopPool:
     def _attach(self, loop: asyncio.AbstractEventLoop) -> None:
         """Watch the workers' sockets on ``loop`` (the first use, or a new loop in tests;
         the old one, if any, no longer runs)."""
-        old = self._loop
-        if old is not None and not old.is_closed():
-            for w in self._workers:
-                old.remove_reader(w.fd)
-                old.remove_writer(w.fd)
+        self._unwatch()
         self._loop = loop
         for w in self._workers:
             loop.add_reader(w.fd, self._readable, w)
@@ -255,11 +251,7 @@ class LoopPool:
 
     def _detach(self, why: str) -> None:
         """Stop watching the sockets and fail every job not answered (on the loop)."""
-        loop = self._loop
-        if loop is not None and not loop.is_closed():
-            for w in self._workers:
-                loop.remove_reader(w.fd)
-                loop.remove_writer(w.fd)
+        self._unwatch()
         self._broken = self._broken or why
         failed = [f for w in self._workers for f in w.sent] + [f for f, _, _ in self._waiting]
         for w in self._workers:
@@ -268,6 +260,14 @@ class LoopPool:
         self._waiting.clear()
         for f in failed:
             _settle(f, error=BrokenProcessPool(why))
+
+    def _unwatch(self) -> None:
+        """Stop watching the workers' sockets on the loop that watched them, if still open."""
+        loop = self._loop
+        if loop is not None and not loop.is_closed():
+            for w in self._workers:
+                loop.remove_reader(w.fd)
+                loop.remove_writer(w.fd)
 
     def _dispatch(self) -> None:
         """Send waiting jobs to the least busy workers, up to ``per_worker`` each."""
