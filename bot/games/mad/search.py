@@ -493,14 +493,15 @@ class Arena:
             score += pv[a][(sq[a] + 1) * w + sq[a ^ 7] + 1]
         self.score = score
 
-    def uncycle(self, ships: tuple[int, ...]) -> None:
+    def uncycle(self, side: int, teleport: int) -> None:
         """Undo :meth:`cycle` (squares and masks: the caller restores key and score)."""
+        ships = self.t.teleports[side][teleport]
         sq = self.sq
         occ = self.occ
         weak = self.t.weak
         n = len(ships)
         old = [sq[s] for s in ships]
-        wm = self.wm[ships[0] >> 3]
+        wm = self.wm[side]
         for i, s in enumerate(ships):
             o = old[i]
             new = old[(i - 1) % n]
@@ -511,7 +512,7 @@ class Arena:
                     wm ^= 1 << new
             if o >= 0 and weak[s]:
                 wm ^= 1 << o
-        self.wm[ships[0] >> 3] = wm
+        self.wm[side] = wm
 
     def displace(self, ship: int, dst: int) -> int:
         """Move ``ship`` to ``dst``, exiling the enemy there; returns the victim or -1."""
@@ -591,11 +592,11 @@ class Arena:
     def unmake(self, code: int, side: int, src: int, victim: int, h: int, score: int) -> None:
         if code >= TELEPORT:
             if code != PASS_CODE:
-                self.uncycle(self.t.teleports[side][code - TELEPORT])
+                self.uncycle(side, code - TELEPORT)
         else:
             bonus = code >> 9
             if bonus:
-                self.uncycle(self.t.teleports[side][bonus - 1])
+                self.uncycle(side, bonus - 1)
             self.undisplace(code & 15, src, (code >> 4) & 31, victim)
         self.h = h
         self.score = score
@@ -873,7 +874,6 @@ class Searcher:
         w = t.width
         z = t.zobrist
         weak = t.weak
-        tel = t.teleports[side]
         killers = self.killers[ply]
         hist = self.history[side]
         moves: list[int] = []
@@ -1014,7 +1014,7 @@ class Searcher:
                 bd.h = h
                 bd.score = score
             elif TELEPORT <= code < PASS_CODE:
-                bd.uncycle(tel[code - TELEPORT])
+                bd.uncycle(side, code - TELEPORT)
                 bd.h = h
                 bd.score = score
             else:
