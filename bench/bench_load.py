@@ -131,7 +131,7 @@ ACTIVE_SETUPS = (
 
 def levels(game: str, quick_only: bool = False) -> list[str]:
     """The game's AI levels; ``quick_only``: those that do not think in a worker process
-    (MAD's medium and hard search for up to 0.2 s of CPU per move, compiled)."""
+    (MAD's medium and hard search for about 0.1 s of CPU per move, compiled)."""
     return [lv.id for lv in get_game(game).info.ai_levels if not (quick_only and lv.process)]
 
 
@@ -1131,7 +1131,7 @@ def main(argv: list[str] | None = None) -> int:
         "--quick-ai",
         action="store_true",
         help="active matches without the AI levels that search in worker processes (MAD "
-        "medium and hard: up to 0.2 s of CPU per move), to measure the bot itself",
+        "medium and hard: about 0.1 s of CPU per move), to measure the bot itself",
     )
     parser.add_argument(
         "--discord-rate",
