@@ -12,8 +12,8 @@ jobs and the results.
 
 A worker runs one job at a time, in the order sent; at most ``per_worker`` jobs are
 sent to one worker (:data:`PER_WORKER`: the next is waiting in its socket when it
-finishes one), the others wait on the loop. Jobs travel with :mod:`multiprocessing`'s framing, so a worker simply
-``recv_bytes``/``send_bytes`` on its end. A worker that dies (killed, out of memory)
+finishes one), the others wait on the loop. Jobs travel with :mod:`multiprocessing`'s
+framing, so a worker simply ``recv_bytes``/``send_bytes`` on its end. A worker that dies (killed, out of memory)
 breaks the pool as it does an executor: every job not answered fails with
 :class:`~concurrent.futures.process.BrokenProcessPool`, and the caller starts another pool.
 """
