@@ -19,6 +19,8 @@ from typing import Any, TypeVar, cast
 
 from PIL import Image, ImageDraw, ImageFont
 
+from bot.render.palette import PaletteDraw
+
 ROOT = Path(__file__).resolve().parents[2]
 FONT_DIR = ROOT / "images" / "fonts"
 
@@ -91,8 +93,7 @@ coordinates and numbers (a mask is a few kilobytes: about 10 MB at most per draw
 process); at 256 the five games' lines pushed each other out."""
 
 
-@drawing_cache_of(TEXT_MASKS)
-def _text_mask(
+def _draw_text_mask(
     line: str, size: int, bold: bool, anchor: str, fx: float, fy: float
 ) -> tuple[Image.Image, int, int]:
     """``line``'s glyphs as a mask, drawn at the fraction (fx, fy) of a pixel past the point
@@ -121,6 +122,19 @@ def _text_mask(
     return mask.crop(box), ox - box[0], oy - box[1]
 
 
+_text_mask = drawing_cache_of(TEXT_MASKS)(_draw_text_mask)
+"""The masks of the lines drawn on RGB pictures."""
+
+
+@drawing_cache_of(TEXT_MASKS)
+def _text_coverage(
+    line: str, size: int, bold: bool, anchor: str, fx: float, fy: float
+) -> tuple[bytes, tuple[int, int], int, int]:
+    """A line's mask as bytes, with its size and point: what a palette picture paints."""
+    mask, ox, oy = _draw_text_mask(line, size, bold, anchor, fx, fy)
+    return mask.tobytes(), mask.size, ox, oy
+
+
 def put_text(
     draw: ImageDraw.ImageDraw,
     xy: tuple[float, float],
@@ -133,12 +147,18 @@ def put_text(
     """``draw.text`` of one line with the glyphs' mask kept (by line, type, anchor and pixel
     fraction): the same pixels, and a name, an HP, a zone's title or a board's coordinate
     is rasterized once, not in every picture (text was most of the drawing's CPU, issue 16
-    item 3)."""
-    if draw.fontmode != "L":  # a palette image's glyphs are not smoothed: Pillow's own path
-        draw.text(xy, line, font=font(size, bold), fill=ink, anchor=anchor)
+    item 3). On a palette picture (:class:`bot.render.palette.PaletteDraw`) the glyphs are
+    painted in shades of ``ink`` over what is behind them; on another palette image
+    Pillow's own, aliased, text."""
+    if draw.fontmode != "L" and not isinstance(draw, PaletteDraw):
+        draw.text(xy, line, font=font(size, bold), fill=ink, anchor=anchor)  # aliased
         return
     x, y = xy
     ix, iy = math.floor(x), math.floor(y)
+    if isinstance(draw, PaletteDraw):
+        coverage, box, ox, oy = _text_coverage(line, size, bold, anchor, x - ix, y - iy)
+        draw.paint(coverage, box, ix - ox, iy - oy, ink)
+        return
     mask, ox, oy = _text_mask(line, size, bold, anchor, x - ix, y - iy)
     draw.bitmap((ix - ox, iy - oy), mask, fill=ink)
 

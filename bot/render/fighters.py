@@ -26,6 +26,7 @@ from bot.render.common import (
     put_text,
     text_on,
 )
+from bot.render.palette import draw_on
 
 MIN_TEXT = 28
 """The smallest type any of these images draws, in px of a 1024 px wide image."""
@@ -375,7 +376,7 @@ def draw_ring(img: Image.Image, top: int, zones: Sequence[ZoneBox], path: Sequen
     corners, total = ring_layout(heights)
     n = len(zones) - 1
     mids = [(x + BOX_W / 2, top + y + h / 2) for (x, y), h in zip(corners, heights, strict=True)]
-    draw = ImageDraw.Draw(img)
+    draw = draw_on(img)
     for i in range(n):
         draw.line((mids[i], mids[(i + 1) % n]), fill=LINK_INK, width=8)
         draw.line((mids[i], mids[n]), fill=SPOKE_INK, width=6)

@@ -29,7 +29,6 @@ from bot.render.common import (
     MUTED,
     OK,
     PANEL,
-    canvas,
     centred_text,
     colour,
     drawing_cache,
@@ -39,6 +38,7 @@ from bot.render.common import (
     put_text,
     text_on,
 )
+from bot.render.palette import draw_on, palette_canvas
 
 WIDTH = 1024
 SIZE = 82  # hex radius (pointy top), px: 7 hexes span 994 px
@@ -153,7 +153,7 @@ def render_board(view: ArenaView, lang: str = "en", decision: Decision | None = 
     labelled = tuple((h.q, h.r, h.label) for h in view.hexes)
     track = (view.round, view.rounds, view.finished)
     img = _base(labelled, tuple(view.corners), height, track).copy()
-    draw = ImageDraw.Draw(img)
+    draw = draw_on(img)
     fighters = view.fighters
     last = view.last
 
@@ -241,7 +241,7 @@ def _base(
     """The empty rosette with its hex names, the title and the round track (round, rounds,
     finished) at ``height``, drawn once: every picture starts from a copy (rendering is
     most of the bot's CPU, issue 16 item 3)."""
-    img, draw = canvas(WIDTH, height, BG)
+    img, draw = palette_canvas(WIDTH, height, BG)
     _round_track(draw, *track)
     starts = set(corners)
     for q, r, name in hexes:

@@ -26,13 +26,13 @@ from bot.render.common import (
     INK,
     MUTED,
     PANEL,
-    canvas,
     centred_text,
     drawing_cache,
     font,
     png_bytes,
     put_text,
 )
+from bot.render.palette import opaque, palette_canvas, paste_piece
 
 RED_FILL = (206, 52, 48)
 BLUE_FILL = (46, 112, 214)
@@ -71,18 +71,23 @@ def _ship(
     dim: bool = False,
 ) -> None:
     """One ship tile pasted at (x, y) top-left (drawn once per look: see :func:`_ship_tile`)."""
-    tile = _ship_tile(int(size), side, kind, ring, dim)
-    img.paste(tile, (int(x) - TILE_MARGIN, int(y) - TILE_MARGIN), tile)
+    tile, mask = _ship_tile(int(size), side, kind, ring, dim)
+    paste_piece(img, tile, (int(x) - TILE_MARGIN, int(y) - TILE_MARGIN), mask)
+
+
+TILE_CLEAR = (255, 0, 255)
+"""A ship tile's background, no colour of a ship: left out by the tile's mask."""
 
 
 @drawing_cache
 def _ship_tile(
     size: int, side: int, kind: str, ring: tuple[int, int, int] | None, dim: bool
-) -> Image.Image:
+) -> tuple[Image.Image, Image.Image]:
+    """A ship's tile and the mask of its drawn pixels (what is pasted on the board)."""
     m = TILE_MARGIN
-    tile = Image.new("RGBA", (size + 2 * m, size + 2 * m), (0, 0, 0, 0))
-    _draw_ship(ImageDraw.Draw(tile), m, m, size, side, kind, ring=ring, dim=dim)
-    return tile
+    tile, draw = palette_canvas(size + 2 * m, size + 2 * m, TILE_CLEAR)
+    _draw_ship(draw, m, m, size, side, kind, ring=ring, dim=dim)
+    return tile, opaque(tile, TILE_CLEAR)
 
 
 def _draw_ship(
@@ -217,7 +222,7 @@ def render_board(view: MadView, lang: str = "en", decision: Decision | None = No
     width = 1024
     exile_w = width - 14 - ex
     height = HEADER + board_h + LABEL + 6
-    img, d = canvas(width, height, BG)
+    img, d = palette_canvas(width, height, BG)
     bx, by = LABEL, HEADER
 
     last = view.last

@@ -27,7 +27,6 @@ from bot.render.common import (
     INK,
     MUTED,
     PANEL,
-    canvas,
     colour,
     font,
     greyed,
@@ -50,6 +49,7 @@ from bot.render.fighters import (
     ring_height,
     wrap,
 )
+from bot.render.palette import palette_canvas
 
 W = 1024
 HEADER_H = 76
@@ -246,7 +246,7 @@ def render_arena(view: MAView, lang: str = "en", decision: Decision | None = Non
     rows = [_row_of(view, f, actor) for f in view.fighters if f.alive]
     out_lines = flow([f"☠ {f.name}" for f in view.fighters if not f.alive], font(30, True), W - 40)
     height = roster_y + ROW_H * (len(rows) + len(out_lines)) + 10
-    img, draw = canvas(W, height, BG)
+    img, draw = palette_canvas(W, height, BG)
     _header(draw, view, lang)
     path = view.last.path if view.last else []
     arena_bottom = draw_ring(img, arena_top, zones, path)

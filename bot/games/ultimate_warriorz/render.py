@@ -32,7 +32,6 @@ from bot.render.common import (
     MUTED,
     OK,
     PANEL,
-    canvas,
     font,
     png_bytes,
 )
@@ -52,6 +51,7 @@ from bot.render.fighters import (
     ring_height,
     wrap,
 )
+from bot.render.palette import palette_canvas
 
 W = 1024
 CENTRE = 6
@@ -307,7 +307,7 @@ def render_arena(view: UWView, lang: str = "en", decision: Decision | None = Non
     arena_h = ring_height(zones)
     roster_y = arena_top + arena_h + 20 + banner_height(foot)
     height = roster_y + sum(row_h) + LINE_H * len(dead) + 4
-    img, draw = canvas(W, height, BG)
+    img, draw = palette_canvas(W, height, BG)
     draw.rectangle((0, 0, W, head_h), fill=PANEL)
     for k, line in enumerate(head):
         put_text(draw, (24, 10 + 22 + 44 * k), line, 32, INK, True, "lm")
