@@ -11,9 +11,14 @@ it can be compared while the renderers change: CPU ms p50/p95 (each image's quic
 ``--repeat`` runs, so other processes on the machine weigh less), kB, the error of the
 decoded PNG against the drawn RGB image (mean and max over pixels and channels, of 255),
 and the same figures for the previous encode (an octree palette from every second pixel,
-written by Pillow at zlib level 3), timed on the same images in turn.
+written by Pillow at zlib level 3), timed on the same images in turn. A picture drawn on
+a palette (``bot/render/palette.py``: every game but Madsteam, whose palette is fixed) is
+encoded there as its RGB copy would be, so those columns time the RGB pictures' encode.
 
-    .venv/bin/python bench/bench_render.py [--repeat 3]
+``--rgb`` draws the pictures in RGB, as before palette drawing (the first table's
+figures then compare with a default run's).
+
+    .venv/bin/python bench/bench_render.py [--repeat 3] [--rgb]
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ sys.path.insert(0, str(ROOT))
 from PIL import Image, ImageChops, ImageStat  # noqa: E402
 
 import bot.render.common as common  # noqa: E402
+import bot.render.palette as palette  # noqa: E402
 from bot.engine.registry import get_game  # noqa: E402
 from tests.render.samples import all_samples  # noqa: E402
 
@@ -94,7 +100,9 @@ class EncodeFigures:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--repeat", type=int, default=3, help="draws of each image (default 3)")
+    ap.add_argument("--rgb", action="store_true", help="draw RGB pictures, as before palettes")
     args = ap.parse_args()
+    palette.PALETTE_DRAWING = not args.rgb
 
     samples = all_samples()
     warmed: set[str] = set()
