@@ -1,8 +1,8 @@
 """Pictures drawn on a palette canvas from the start (issue 16 item 3).
 
 Why: an RGB picture had to be reduced to 256 colours before its PNG was written: a palette
-chosen from a sample of its pixels (0.5 ms) and every pixel mapped to it (1-2 ms, at
-Pillow's floor per pixel), 40% of a board's CPU with its PNG. These boards are flat
+chosen from a sample of its pixels (0.5 ms) and every pixel mapped to it (1-1.3 ms, at
+Pillow's floor per pixel), a third of a board's 5 ms. These boards are flat
 fills and outlines (Pillow draws shapes without anti-aliasing) and anti-aliased text,
 so a picture can be drawn on a palette image directly: each flat colour takes an entry
 the first time it is used, and a line of text one ramp of blended shades between its
@@ -207,13 +207,15 @@ def paste_piece(
     mask: Image.Image | None = None,
 ) -> None:
     """``piece`` (drawn on its own canvas, cached) pasted at ``xy``, through ``mask`` if
-    given: on a palette picture its pixels take the picture's entries of their colours."""
+    given: on a palette picture its pixels take the picture's entries of their colours
+    (only the colours of pixels it pastes: a tile's background takes no entry)."""
     if image.mode != "P":
         image.paste(piece, xy, mask)
         return
     inks = inks_of(image)
     own = inks_of(piece)
-    table = bytes(inks.index(own.colour(k)) for k in range(len(own)))
+    used = piece.histogram(mask)
+    table = bytes(inks.index(own.colour(k)) if used[k] else 0 for k in range(len(own)))
     data = piece.tobytes().translate(table.ljust(SIZE, b"\0"))
     image.paste(Image.frombytes("P", piece.size, data), xy, mask)
 

@@ -172,7 +172,7 @@ def test_a_piece_is_pasted_by_its_colours_through_its_mask() -> None:
     assert rgb.getpixel((5, 5)) == (30, 30, 30)  # the piece's corner: its background, left out
     assert (250, 250, 250) in {c for _, c in rgb.getcolors(64) or []}
     assert clear not in {c for _, c in rgb.getcolors(64) or []}
-    assert len(inks_of(img)) == 4
+    assert len(inks_of(img)) == 3  # the piece's background took no entry
 
 
 def test_rgb_pieces_paste_as_before(rgb_drawing: None) -> None:
