@@ -9,14 +9,8 @@ from typing import Any
 
 import discord
 
-from bot.gm.msg import Button, Embed, FileBlock, Gallery, Msg, Row, Select, TextBlock
-
-_STYLES = {
-    "primary": discord.ButtonStyle.primary,
-    "secondary": discord.ButtonStyle.secondary,
-    "success": discord.ButtonStyle.success,
-    "danger": discord.ButtonStyle.danger,
-}
+from bot.gm.msg import Embed, Msg
+from cogs.component_json import layout_of, rows_of
 
 
 def to_embed(spec: Embed) -> discord.Embed:
@@ -28,100 +22,6 @@ def to_embed(spec: Embed) -> discord.Embed:
     if spec.footer:
         e.set_footer(text=spec.footer)
     return e
-
-
-def _item(row: Row) -> list[discord.ui.Item[Any]]:
-    """One row's components (a select alone, or up to 5 buttons)."""
-    if isinstance(row, Select):
-        return [
-            discord.ui.Select(
-                custom_id=row.custom_id,
-                placeholder=row.placeholder,
-                options=[
-                    discord.SelectOption(
-                        label=o.label, value=o.value, description=o.description, emoji=o.emoji
-                    )
-                    for o in row.options
-                ],
-                disabled=row.disabled,
-            )
-        ]
-    return [_button(b) for b in row[:5]]
-
-
-def _button(b: Button) -> discord.ui.Button[Any]:
-    return discord.ui.Button(
-        label=b.label,
-        custom_id=b.custom_id,
-        style=_STYLES[b.style],
-        emoji=b.emoji,
-        disabled=b.disabled,
-    )
-
-
-def to_layout(msg: Msg) -> discord.ui.LayoutView:
-    """A components v2 message: the blocks in one container (accent colour), then the
-    rows as action rows. Stopped, like :func:`to_view`, so no click is held in memory."""
-    view = discord.ui.LayoutView(timeout=None)
-    items: list[discord.ui.Item[Any]] = []
-    for block in msg.layout:
-        if isinstance(block, TextBlock):
-            items.append(discord.ui.TextDisplay(block.text))
-        elif isinstance(block, Gallery):
-            items.append(
-                discord.ui.MediaGallery(
-                    *(discord.MediaGalleryItem(f"attachment://{name}") for name in block.images)
-                )
-            )
-        elif isinstance(block, FileBlock):
-            items.append(discord.ui.File(f"attachment://{block.filename}"))
-        else:
-            items.append(discord.ui.Separator())
-    view.add_item(discord.ui.Container(*items, accent_colour=msg.accent))
-    for row in msg.rows:
-        view.add_item(discord.ui.ActionRow(*_item(row)))
-    view.stop()
-    return view
-
-
-def to_view(msg: Msg) -> discord.ui.View | None:
-    """The components of ``msg``, as a view that is already stopped.
-
-    A stopped view is never kept in discord.py's view store: every click reaches
-    :meth:`cogs.arena.Arena.on_interaction` (restart-proof, nothing held in memory per
-    message) and is answered there once.
-    """
-    if not msg.rows:
-        return None
-    view = discord.ui.View(timeout=None)
-    for r, row in enumerate(msg.rows[:5]):
-        if isinstance(row, Select):
-            sel: discord.ui.Select[Any] = discord.ui.Select(
-                custom_id=row.custom_id,
-                placeholder=row.placeholder,
-                options=[
-                    discord.SelectOption(
-                        label=o.label, value=o.value, description=o.description, emoji=o.emoji
-                    )
-                    for o in row.options
-                ],
-                disabled=row.disabled,
-                row=r,
-            )
-            view.add_item(sel)
-        else:
-            for b in row[:5]:
-                btn: discord.ui.Button[Any] = discord.ui.Button(
-                    label=b.label,
-                    custom_id=b.custom_id,
-                    style=_STYLES[b.style],
-                    emoji=b.emoji,
-                    disabled=b.disabled,
-                    row=r,
-                )
-                view.add_item(btn)
-    view.stop()
-    return view
 
 
 def files_of(msg: Msg) -> list[discord.File]:
@@ -141,7 +41,7 @@ def send_kwargs(msg: Msg) -> dict[str, Any]:
     """Arguments for ``send`` (channel, followup); a v2 message has no content or embeds."""
     if msg.v2:
         return {
-            "view": to_layout(msg),
+            "view": layout_of(msg),
             "files": files_of(msg),
             "allowed_mentions": mentions_of(msg),
         }
@@ -151,7 +51,7 @@ def send_kwargs(msg: Msg) -> dict[str, Any]:
         "files": files_of(msg),
         "allowed_mentions": mentions_of(msg),
     }
-    view = to_view(msg)
+    view = rows_of(msg)
     if view is not None:
         out["view"] = view
     return out
@@ -164,34 +64,19 @@ def edit_kwargs(msg: Msg) -> dict[str, Any]:
     the message brings new files, which then replace them.
     """
     if msg.v2:
-        v2: dict[str, Any] = {"view": to_layout(msg), "allowed_mentions": mentions_of(msg)}
+        v2: dict[str, Any] = {"view": layout_of(msg), "allowed_mentions": mentions_of(msg)}
         if msg.files or not msg.keep_files:
             v2["attachments"] = files_of(msg)
         return v2
     out: dict[str, Any] = {
         "content": msg.content,
         "embeds": [to_embed(e) for e in msg.embeds],
-        "view": to_view(msg),
+        "view": rows_of(msg),
         "allowed_mentions": mentions_of(msg),
     }
     if msg.files or not msg.keep_files:
         out["attachments"] = files_of(msg)
     return out
-
-
-def release(view: discord.ui.View | discord.ui.LayoutView | None) -> None:
-    """Unlink a sent view from its items: a view and its items point at each other, so
-    without this every post and edit leaves a cycle only a garbage collection frees, and
-    young collections are the loop's worst stalls under load (issue 16 item 5). A stopped
-    view (:func:`to_view`, :func:`to_layout`) is never used again once discord.py has
-    built the request from it."""
-    if view is None:
-        return
-    for item in list(view.walk_children()):
-        clear = getattr(item, "clear_items", None)  # containers and rows hold children
-        if callable(clear):
-            clear()
-    view.clear_items()
 
 
 def release_files(files: list[discord.File]) -> None:
@@ -215,10 +100,9 @@ def editing(msg: Msg) -> contextlib.AbstractContextManager[dict[str, Any]]:
 
 @contextlib.contextmanager
 def releasing(kwargs: dict[str, Any]) -> Iterator[dict[str, Any]]:
-    """``send_kwargs``/``edit_kwargs`` for one call, their view and files released after
-    it."""
+    """``send_kwargs``/``edit_kwargs`` for one call, their files released after it (the
+    components are plain JSON, :mod:`cogs.component_json`: nothing to unlink)."""
     try:
         yield kwargs
     finally:
-        release(kwargs.get("view"))
         release_files([*kwargs.get("files", ()), *kwargs.get("attachments", ())])
