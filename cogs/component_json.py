@@ -69,13 +69,10 @@ def _emoji(emoji: str) -> Json:
 
 
 def _button(b: Button) -> Json:
-    out: Json = {
-        "type": _BUTTON,
-        "style": _STYLES[b.style],
-        "disabled": b.disabled,
-        "label": b.label,
-        "custom_id": b.custom_id,
-    }
+    out: Json = {"type": _BUTTON, "style": _STYLES[b.style], "disabled": b.disabled}
+    if b.label:  # an emoji-only button has none
+        out["label"] = b.label
+    out["custom_id"] = b.custom_id
     if b.emoji:
         out["emoji"] = _emoji(b.emoji)
     return out

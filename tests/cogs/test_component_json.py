@@ -118,12 +118,12 @@ SELECTS = [
     Select(
         custom_id="s:2",
         placeholder="Nothing to pick",
-        options=[SelectOption(label="Only", value="x")],
+        options=[SelectOption(label="Only", value="x", description="")],
         disabled=True,
     ),
 ]
 ROW_SETS: list[list[Row]] = [
-    [BUTTONS[:2]],
+    [BUTTONS[:2] + [Button(label="", custom_id="b:bare", emoji="🎲")]],
     [BUTTONS[i : i + 5] for i in range(0, 20, 5)],
     [BUTTONS[:7], SELECTS[0], BUTTONS[7:9], SELECTS[1], BUTTONS[9:10], BUTTONS[10:12]],
     [SELECTS[0]],
