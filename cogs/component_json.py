@@ -63,9 +63,14 @@ class Components:
 
 
 @functools.lru_cache(maxsize=256)
+def _parsed_emoji(emoji: str) -> tuple[tuple[str, Any], ...]:
+    return tuple(discord.PartialEmoji.from_str(emoji).to_dict().items())
+
+
 def _emoji(emoji: str) -> Json:
-    """An emoji as discord.py writes it (unicode, or ``<:name:id>`` for a custom one)."""
-    return discord.PartialEmoji.from_str(emoji).to_dict()  # type: ignore[return-value]
+    """An emoji as discord.py writes it (unicode, or ``<:name:id>`` for a custom one),
+    parsed once per string; a new dict each time, so no payload shares one."""
+    return dict(_parsed_emoji(emoji))
 
 
 def _button(b: Button) -> Json:

@@ -182,3 +182,13 @@ def test_they_ask_discord_py_to_keep_nothing() -> None:
     assert isinstance(built, Components)
     assert hasattr(built, "__discord_ui_view__")
     assert built.is_finished() and not built.is_dispatchable() and built.timeout is None
+
+
+def test_no_two_payloads_share_an_emoji() -> None:
+    """Emoji are parsed once per string, but each payload gets its own dict: whatever
+    reads a payload and changes it cannot change another message."""
+    first = rows_of(Msg(content="a", rows=[[Button(label="A", custom_id="a", emoji="🎲")]]))
+    second = rows_of(Msg(content="b", rows=[[Button(label="B", custom_id="b", emoji="🎲")]]))
+    assert first is not None and second is not None
+    first.to_components()[0]["components"][0]["emoji"]["name"] = "changed"
+    assert second.to_components()[0]["components"][0]["emoji"] == {"id": None, "name": "🎲"}
