@@ -24,8 +24,10 @@ Printed in one run, beside the issue's goals: achieved clicks/s, Discord calls p
 click, acknowledgement p50/p99 (dispatch to the interaction's callback), click to
 public result p50/p95/p99 (dispatch to the last public post or edit the click caused,
 AI replies and reveals included, over the clicks that changed the channel), event-loop
-lag p99 and worst (a 5 ms heartbeat's lateness), the event loop's callbacks over 50 ms
-(each one timed, with the CPU it spent and its name), CPU per click (this process, its
+lag p99 and worst (a 5 ms heartbeat's lateness), how busy the loop was running
+callbacks (on the clock, the load clients' steps apart: the lag follows it), the event
+loop's callbacks over 50 ms (each one timed, with the CPU it spent and its name), CPU per
+click (this process, its
 threads, its AI worker processes and its drawing processes; the simulated clients and
 the fake Discord run in the same process and are counted too, and the split is printed:
 the bot's process, the fake Discord's and the load clients' shares of it, the AI
@@ -207,6 +209,12 @@ class SlowCallbacks:
         """The load clients' tasks: the CPU of their steps is the benchmark's, not the
         bot's (:attr:`clients_cpu`)."""
         self.clients_cpu = 0.0
+        self.busy = 0.0
+        """Seconds the loop spent running callbacks (on the clock): with the measured
+        time, how near saturation the loop is, which is what its lag follows."""
+        self.clients_busy = 0.0
+        """Of :attr:`busy`, the load clients' steps (which include discord.py's parsing
+        of their clicks, the bot's work: :class:`HarnessClock` times it apart)."""
         self._run: Any = None
 
     def __enter__(self) -> SlowCallbacks:
@@ -221,6 +229,7 @@ class SlowCallbacks:
             run(handle)
             took, spent = timer() - started, cpu() - cpu0
             self.count += 1
+            self.busy += took
             if took > limit or took > self.worst[0]:
                 timed_one = (took, spent, self.name(handle))
                 if took > limit:
@@ -230,6 +239,7 @@ class SlowCallbacks:
             owner: Any = getattr(handle._callback, "__self__", None)  # type: ignore[attr-defined]
             if owner in clients:
                 self.clients_cpu += spent
+                self.clients_busy += took
 
         asyncio.events.Handle._run = timed  # type: ignore[method-assign]
         return self
@@ -755,6 +765,9 @@ async def measure(
         slow.clients.update(tasks)
         await asyncio.gather(*tasks)
         wall = time.perf_counter() - t0
+        # The clients' steps parse their clicks into discord.py: the bot's work, as in
+        # ``clients_ms_per_click``.
+        busy, clients_busy = slow.busy, slow.clients_busy - harness.parse_seconds
         cpu = cpu_seconds() - cpu0
         own = sum(os.times()[:2]) - own0
         ai_cpu = cpu_by_pid(ai_pids | pool_pids(thinking._pool)) - ai0
@@ -797,6 +810,8 @@ async def measure(
         collector_found=(collector.stats.found - found0) if collector is not None else 0,
         collector_seconds=(collector.stats.seconds - collecting0) if collector is not None else 0.0,
         callbacks=slow.count,
+        loop_busy=busy / wall,
+        loop_clients_busy=clients_busy / wall,
         callbacks_over_50ms=len(slow.over),
         callbacks_over_50ms_cpu=slow.working(),
         callback_worst_ms=1000 * slow.worst[0],
@@ -933,6 +948,7 @@ def ramp_line(row: dict[str, Any]) -> str:
         f"{row['result_p50_s']:.2f} / {row['result_p95_s']:.2f} s | "
         f"{row.get('first_p95_s', 0.0):.2f} s | "
         f"{row['ack_p99_ms']:.0f} ms | {row['lag_p99_ms']:.0f} ms | "
+        f"{100 * row.get('loop_busy', 0.0):.0f}% | "
         f"{row.get('callbacks_over_50ms', 0)} ({row.get('callback_worst_ms', 0.0):.0f} ms"
         f"{', ' + row['callback_worst'] if row.get('callback_worst') else ''}) | "
         f"{row['cpu_ms_per_click']:.1f} ms | {100 * row['cpu_busy']:.0f}% |"
@@ -952,8 +968,8 @@ def ramp_table(rows: list[dict[str, Any]]) -> list[str]:
     return [
         "",
         "| think (mean) | clicks/s | channel calls/s | result p50 / p95 | own change p95 "
-        "| ack p99 | lag p99 | callbacks over 50 ms (worst) | CPU/click | busy |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "| ack p99 | lag p99 | loop busy | callbacks over 50 ms (worst) | CPU/click | busy |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
         *(ramp_line(r) for r in rows),
         "",
         (
@@ -1031,6 +1047,12 @@ def report(fig: dict[str, Any]) -> str:
             f"{fig['lag_p99_ms']:.1f} / {fig['lag_worst_ms']:.1f} ms",
             GOALS["lag_p99_ms"],
             verdict(fig["lag_p99_ms"] <= 20),
+        ),
+        (
+            "event-loop busy running callbacks (of which the load clients' own steps)",
+            f"{100 * fig['loop_busy']:.0f}% ({100 * fig['loop_clients_busy']:.0f}%)",
+            "",
+            "",
         ),
         (
             "event-loop callbacks over 50 ms, of all (over 50 ms of CPU too; the longest of all)",

@@ -52,6 +52,9 @@ async def test_a_small_run_plays_every_game_and_prints_every_figure(bench: Modul
     assert sum(fig["callbacks_over_50ms_by_name"].values()) <= fig["callbacks_over_50ms"]
     assert fig["callback_worst"] != "none" and fig["callback_worst_ms"] > 0  # the longest, named
     assert (fig["callback_worst_ms"] > 50) == (fig["callbacks_over_50ms"] > 0)
+    # How busy the loop was running callbacks (its lag follows that), the load
+    # clients' own steps a part of it.
+    assert 0 < fig["loop_clients_busy"] < fig["loop_busy"] <= 1.05
     assert isinstance(fig["collector"], dict)  # what the quiet collector did meanwhile
     assert fig["cpu_ms_per_click"] > 0
     # The split: the bot's process (the fake Discord's share inside it), and the drawing
@@ -62,7 +65,7 @@ async def test_a_small_run_plays_every_game_and_prints_every_figure(bench: Modul
     assert fig["drawing_processes"] > 0 and fig["draw_ms_per_click"] > 0
     # A ramp step with thinking players: fewer clicks per second than without.
     (step,) = fig["ramp"]
-    assert step["think"] == 0.2 and 0 < step["clicks_per_s"]
+    assert step["think"] == 0.2 and 0 < step["clicks_per_s"] and 0 < step["loop_busy"]
     assert fig["unattributed_calls"] == 0  # every Discord call came from a click
     assert fig["violations"] == 0  # and kept within Discord's limits
     assert fig["timeouts"] == 0
@@ -86,6 +89,8 @@ async def test_a_small_run_plays_every_game_and_prints_every_figure(bench: Modul
         "click to public result p50 / p95 / p99",
         "event-loop lag p99 / worst",
         "event-loop callbacks over 50 ms",
+        "event-loop busy running callbacks",
+        "| lag p99 | loop busy |",
         "CPU per click",
         "clicks/s that budget allows",
         "memory per live mad-arena match",
