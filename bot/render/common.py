@@ -150,14 +150,14 @@ def put_text(
     item 3). On a palette picture (:class:`bot.render.palette.PaletteDraw`) the glyphs are
     painted in shades of ``ink`` over what is behind them; on another palette image
     Pillow's own, aliased, text."""
-    if draw.fontmode != "L" and not isinstance(draw, PaletteDraw):
-        draw.text(xy, line, font=font(size, bold), fill=ink, anchor=anchor)  # aliased
-        return
     x, y = xy
     ix, iy = math.floor(x), math.floor(y)
     if isinstance(draw, PaletteDraw):
         coverage, box, ox, oy = _text_coverage(line, size, bold, anchor, x - ix, y - iy)
         draw.paint(coverage, box, ix - ox, iy - oy, ink)
+        return
+    if draw.fontmode != "L":
+        draw.text(xy, line, font=font(size, bold), fill=ink, anchor=anchor)  # aliased
         return
     mask, ox, oy = _text_mask(line, size, bold, anchor, x - ix, y - iy)
     draw.bitmap((ix - ox, iy - oy), mask, fill=ink)
