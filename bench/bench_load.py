@@ -27,9 +27,9 @@ AI replies and reveals included, over the clicks that changed the channel), even
 lag p99 and worst (a 5 ms heartbeat's lateness), how busy the loop was running
 callbacks (on the clock, the load clients' steps apart: the lag follows it), the event
 loop's callbacks over 50 ms (each one timed, with the CPU it spent and its name), CPU per
-click (this process, its
-threads, its AI worker processes and its drawing processes; the simulated clients and
-the fake Discord run in the same process and are counted too, and the split is printed:
+click (this process, its threads, its AI worker processes and its drawing processes; the
+simulated clients and the fake Discord run in the same process and are counted too, and
+the split is printed:
 the bot's process, the fake Discord's and the load clients' shares of it, the AI
 workers, the drawing workers),
 and memory per live match per game (tracemalloc over reloading a sample of the idle matches; RSS growth over the whole live set as a cross-check). Beside them, the Discord

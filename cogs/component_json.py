@@ -5,11 +5,10 @@ item object per button, select, text or gallery (a button parses its emoji, a vi
 draws 16 random bytes for its id), linked both ways, serialised once and then unlinked
 again so that reference counting would free them. Every post and edit paid for that
 on the event loop (about a tenth of a millisecond per message, and a ``getrandom``
-system call). :class:`Components` is the finished JSON, which is
-what discord.py reads from a view in a request (``to_components``,
-``has_components_v2``), and a stopped view's answers to the questions it asks before
-keeping a view for its clicks: finished, not dispatchable. Every click still reaches
-:meth:`cogs.arena.Arena.on_interaction`.
+system call). :class:`Components` is the finished JSON, which is what discord.py reads
+from a view in a request (``to_components``, ``has_components_v2``), and a stopped
+view's answers to the questions it asks before keeping a view for its clicks: finished,
+not dispatchable. Every click still reaches :meth:`cogs.arena.Arena.on_interaction`.
 
 The JSON is field for field what discord.py 2.7's items give (a test compares them
 for every kind of row and block).
