@@ -21,7 +21,9 @@ The view travels as its JSON, the very bytes its image key was made of
 the model itself took 0.09 ms per view (then in the executor's feeder thread), under
 the interpreter lock the event loop needs (issue 16 item 5), and the worker's validation
 of the JSON is quicker than unpickling the model. A view validated from its JSON equals
-the view (every game's sampled views: ``tests/render/test_view_json.py``).
+the view (every game's sampled views: ``tests/render/test_view_json.py``). The prompt's
+decision travels the same way, as the JSON its image key was made of with its arguments'
+classes (:class:`bot.engine.wire.DecisionWire`): pickling the model took 30-200 µs.
 """
 
 from __future__ import annotations
@@ -35,10 +37,11 @@ from pydantic import BaseModel
 
 from bot.engine import Decision, Match
 from bot.engine.registry import get_game
+from bot.engine.wire import DecisionWire
 from bot.gm.base import run_cpu
 from bot.gm.loop_pool import LoopPool
 from bot.gm.workers import NO_PROCESSES, process_pool
-from bot.render.cache import IMAGES, image_key, view_json
+from bot.render.cache import IMAGES, decision_json, image_key, view_json
 
 log = logging.getLogger(__name__)
 
@@ -47,14 +50,15 @@ _restarting: asyncio.Task[bool] | None = None
 
 
 def draw_in_worker(
-    game_id: str, view_type: type[BaseModel], view: bytes, lang: str, decision: Decision | None
+    game_id: str, view_type: type[BaseModel], view: bytes, lang: str, marks: DecisionWire | None
 ) -> bytes:
-    """Run in a worker process: the game's renderer on the view rebuilt from its JSON."""
+    """Run in a worker process: the game's renderer on the view and the decision rebuilt
+    from their JSON."""
     game = get_game(game_id)
     shown = view_type.model_validate_json(view)
-    if decision is None:
+    if marks is None:
         return game.render(shown, lang)
-    return game.render(shown, lang, decision)
+    return game.render(shown, lang, marks.decision())
 
 
 def start() -> bool:
@@ -125,9 +129,10 @@ async def render(
     data = IMAGES.get(key)
     if data is not None:
         return data
+    marks = None if decision is None else DecisionWire.of(decision, decision_json(decision))
     try:
         data = await pool.run(
-            draw_in_worker, match.game_id, type(view), view_json(view), lang, decision
+            draw_in_worker, match.game_id, type(view), view_json(view), lang, marks
         )
     except (BrokenProcessPool, pickle.PicklingError, OSError) as exc:
         log.warning("drawing process failed (%s); drawing in a thread", exc)

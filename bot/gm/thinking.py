@@ -8,8 +8,9 @@ Why: a search in a thread holds the interpreter lock, so one hard MAD move (abou
 first use; one worker per core); the rest, and everything when a pool cannot start,
 in the game master's worker threads (:func:`bot.gm.base.run_cpu`).
 
-A worker gets only what the AI needs: the game id, the dumped state, the decision,
-the exact state of the random generator the engine gives the AI
+A worker gets only what the AI needs: the game id, the dumped state, the decision
+(as its JSON: :class:`bot.engine.wire.DecisionWire`, cheaper to pickle on the loop than
+the model), the exact state of the random generator the engine gives the AI
 (:meth:`Match.ai_rng <bot.engine.match.Match.ai_rng>`) and the seat's level; it
 returns the game's reply, made into a choice here. The answer is the one the
 thread would give, so a seed still gives the same moves.
@@ -33,6 +34,7 @@ from bot.engine.game import Reply
 from bot.engine.match import reply_choice
 from bot.engine.registry import get_game
 from bot.engine.vocabulary import LevelInfo
+from bot.engine.wire import DecisionWire
 from bot.gm.base import run_cpu
 from bot.gm.loop_pool import LoopPool
 from bot.gm.workers import NO_PROCESSES, process_pool
@@ -67,15 +69,16 @@ def needs_process(levels: list[LevelInfo], level: str | None, options: dict[str,
 def think_in_worker(
     game_id: str,
     state: dict[str, Any],
-    decision: Decision,
+    decision: DecisionWire,
     rng_state: tuple[Any, ...],
     level: str | None,
 ) -> Reply:
-    """Run in a worker process: the game's AI on the rebuilt state and generator."""
+    """Run in a worker process: the game's AI on the rebuilt state, decision (sent as its
+    JSON: :class:`bot.engine.wire.DecisionWire`) and generator."""
     game = get_game(game_id)
     rnd = random.Random()
     rnd.setstate(rng_state)
-    return game.ai_choose(game.load(state), decision, rnd, level)
+    return game.ai_choose(game.load(state), decision.decision(), rnd, level)
 
 
 def pool() -> LoopPool | None:
@@ -122,7 +125,7 @@ async def think(match: Match, decision: Decision) -> Reply | None:
     job = (
         match.game_id,
         match.game.dump(match.state),
-        decision,
+        DecisionWire.of(decision),
         match.ai_rng(decision).getstate(),
         level,
     )

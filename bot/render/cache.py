@@ -28,7 +28,8 @@ MAX_BYTES = 48 * 1024 * 1024
 Key = bytes
 
 JSON_KEPT = 256
-"""Views whose JSON is kept (:func:`view_json`): those of the matches moving right now."""
+"""Views and decisions whose JSON is kept (:func:`view_json`, :func:`decision_json`):
+those of the matches moving right now."""
 _JSON: OrderedDict[int, tuple[weakref.ref[BaseModel], bytes]] = OrderedDict()
 _JSON_LOCK = threading.Lock()
 
@@ -36,17 +37,29 @@ _JSON_LOCK = threading.Lock()
 def view_json(view: BaseModel) -> bytes:
     """``view`` as JSON, serialised once per view object: :meth:`Match.view` hands out one
     object per state and seat, and the table's view key, the image key and the summary
-    all hash that same view (views are never changed once built). The view is held
-    weakly: a view of a state the match left is freed at once, not kept alive here until
-    young garbage collections have scanned it (issue 16 item 5)."""
+    all hash that same view (views are never changed once built)."""
+    return _model_json(view)
+
+
+def decision_json(decision: Decision) -> bytes:
+    """``decision`` as JSON, serialised once per decision object (:meth:`Match.pending`
+    hands out the same objects until the state moves): the image key and the drawing
+    worker's copy (:class:`bot.engine.wire.DecisionWire`) share it."""
+    return _model_json(decision)
+
+
+def _model_json(model: BaseModel) -> bytes:
+    """The model is held weakly: a view or decision of a state the match left is freed
+    at once, not kept alive here until young garbage collections have scanned it
+    (issue 16 item 5). Models are never changed once built."""
     with _JSON_LOCK:
-        hit = _JSON.get(id(view))
-        if hit is not None and hit[0]() is view:
-            _JSON.move_to_end(id(view))
+        hit = _JSON.get(id(model))
+        if hit is not None and hit[0]() is model:
+            _JSON.move_to_end(id(model))
             return hit[1]
-    data = view.model_dump_json().encode()
+    data = model.model_dump_json().encode()
     with _JSON_LOCK:
-        _JSON[id(view)] = (weakref.ref(view), data)
+        _JSON[id(model)] = (weakref.ref(model), data)
         while len(_JSON) > JSON_KEPT:
             _JSON.popitem(last=False)
     return data
@@ -69,7 +82,7 @@ def image_key(drawer: str, view: object, lang: str, decision: Decision | None = 
         h.update(json.dumps(view, sort_keys=True, default=str).encode())
     if decision is not None:
         h.update(b"\0decision\0")
-        h.update(decision.model_dump_json().encode())
+        h.update(decision_json(decision))
     return h.digest()
 
 

@@ -12,6 +12,9 @@ Allocation; an allocation the game refuses falls back to the game's AI) and chec
   wrong seat, a key not pending) leaves the match exactly as it was;
 - ``game.load(game.dump(state))`` (through JSON) dumps, asks, shows (the public and
   one seat in turn) and ends the same (every third step and at the end);
+- every pending decision sent to a worker process as its JSON
+  (:class:`bot.engine.wire.DecisionWire`) comes back equal, each ``args`` of the
+  game's own class (every third step);
 - a secret choice changes nothing another seat (or the public) sees -- views,
   events, the decisions it is asked -- while the secret decisions asked together
   with it are still pending (two answers compared on forks: this differential test
@@ -26,6 +29,7 @@ its choices gives the same snapshot and events.
 from __future__ import annotations
 
 import json
+import pickle
 import random
 from typing import Any
 
@@ -41,6 +45,7 @@ from bot.engine.events import AnyEvent
 from bot.engine.game import Game, View
 from bot.engine.randomplay import random_choice
 from bot.engine.registry import discovered_games, get_game
+from bot.engine.wire import DecisionWire
 
 PLAYOUTS = 1
 """Playouts per case: each mode gets one per player count and option value, several in all
@@ -225,6 +230,16 @@ def _check_dump_load(m: Match) -> None:
     assert _json(game.outcome(again)) == _json(m.outcome()), "a loaded state ends differently"
 
 
+def _check_decisions_travel(m: Match) -> None:
+    for d in m.pending():
+        back = pickle.loads(pickle.dumps(DecisionWire.of(d))).decision()
+        assert back == d, f"{d.key}: the decision sent to a worker came back different"
+        options = zip(back.options, d.options, strict=True)
+        pairs = [(back.args, d.args), *((b.args, o.args) for b, o in options)]
+        for got, sent in pairs:
+            assert type(got) is type(sent), f"{d.key}: {type(sent)} came back {type(got)}"
+
+
 def _check_secrets_stay_secret(m: Match, rnd: random.Random) -> None:
     """One secret decision a step (a random one), tried with two different answers."""
     secret = [d for d in m.pending() if d.secret]
@@ -308,6 +323,7 @@ def _playout(
         _check_private_events(m, events)
         if steps % 3 == 0:
             _check_dump_load(m)
+            _check_decisions_travel(m)
         steps += 1
     assert m.pending() == [], "over, yet decisions are pending"
     _check_dump_load(m)

@@ -1,0 +1,50 @@
+"""A decision crosses to a worker process as its JSON and its arguments' classes
+(:mod:`bot.engine.wire`); the contract test checks every game's decisions come back
+equal, these check what is sent."""
+
+from __future__ import annotations
+
+import pickle
+
+from bot.engine import Match, SeatSpec
+from bot.engine.wire import DecisionWire
+from bot.render.cache import decision_json
+
+
+def _decision() -> tuple[Match, DecisionWire]:
+    match = Match.create("mad", [SeatSpec(name="A"), SeatSpec(name="B")], "wire", "duel")
+    (decision, *_) = match.pending()
+    return match, DecisionWire.of(decision)
+
+
+def test_no_pydantic_model_is_pickled() -> None:
+    """What made pickling slow: the models' state, option by option. The wire holds bytes
+    and classes (pickled as their names) only."""
+    match = Match.create("mad", [SeatSpec(name="A"), SeatSpec(name="B")], "wire", "duel")
+    decision = match.pending()[0]
+    assert any(o.args is not None for o in decision.options)
+    model = pickle.dumps(decision, protocol=pickle.HIGHEST_PROTOCOL)
+    wire = pickle.dumps(DecisionWire.of(decision), protocol=pickle.HIGHEST_PROTOCOL)
+    assert b"__pydantic_fields_set__" in model
+    assert b"__pydantic_fields_set__" not in wire
+    assert pickle.loads(wire).decision() == decision
+
+
+def test_the_image_keys_json_is_the_one_sent() -> None:
+    """The drawing sends the bytes its image key hashed (serialised once per decision)."""
+    match = Match.create("mad", [SeatSpec(name="A"), SeatSpec(name="B")], "wire", "duel")
+    decision = match.pending()[0]
+    raw = decision_json(decision)
+    assert decision_json(decision) is raw
+    wire = DecisionWire.of(decision, raw)
+    assert wire.json is raw
+    assert wire.decision() == decision
+    assert DecisionWire.of(decision).json == raw
+
+
+def test_a_decision_without_typed_arguments_travels() -> None:
+    match = Match.create("arena", [SeatSpec(name="A"), SeatSpec(name="B")], "wire", "melee")
+    for decision in match.pending():
+        wire = DecisionWire.of(decision)
+        assert wire.classes[0] is None or decision.args is not None
+        assert pickle.loads(pickle.dumps(wire)).decision() == decision
