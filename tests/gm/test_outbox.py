@@ -285,6 +285,24 @@ def test_a_message_survives_its_json() -> None:
     assert msg_from_json(msg_to_json(msg)) == msg
 
 
+def test_a_message_s_json_is_what_dataclasses_give() -> None:
+    """The outbox's JSON is built field by field for speed; it must stay what
+    ``dataclasses.asdict`` gives (rows stored before, and every field added later)."""
+    from dataclasses import asdict
+
+    from bot.gm.msg import Embed, Select, SelectOption
+
+    button = Button("b", "cid", "danger", emoji="🃏", disabled=True)
+    select = Select("s", "p", [SelectOption("l", "v", "d", "🎲"), SelectOption("m", "w")], True)
+    embed = Embed("t", "d", 0x123456, [("a", "b", True), ("c", "d", False)], "x.png", "f")
+    data = msg_to_json(Msg(embeds=[embed], rows=[[button, Button("c", "d")], select]))
+    assert data["rows"] == [
+        {"buttons": [asdict(button), asdict(Button("c", "d"))]},
+        {"select": asdict(select)},
+    ]
+    assert data["embeds"] == [asdict(embed)]
+
+
 def _decision(ask: Any) -> Decision:
     opts = [Option(id=i, label=Text(fr=i, en=i)) for i in ("a", "b", "c")]
     return Decision(
