@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
+from bot.engine.copying import copy_state
 from bot.engine.game import View
 from bot.games.arena.board import CORNERS, HEXES, Hex, label
 from bot.games.arena.postures import POSTURES, ROUNDS
@@ -121,6 +122,10 @@ def _fighter(state: ArenaState, f: Fighter) -> FighterView:
     )
 
 
+_HEXES = tuple(HexView(q=h[0], r=h[1], label=label(h)) for h in HEXES)
+"""The board's hexes, the same in every view: built once (views are never changed)."""
+
+
 def build_view(state: ArenaState) -> ArenaView:
     turn = state.turn
     turn_view: TurnView | None = None
@@ -146,11 +151,11 @@ def build_view(state: ArenaState) -> ArenaView:
         rounds_left=ROUNDS - state.round,
         order=list(state.order),
         current=None if state.finished else current_seat(state),
-        hexes=[HexView(q=h[0], r=h[1], label=label(h)) for h in HEXES],
+        hexes=list(_HEXES),
         corners=list(CORNERS),
         fighters=[_fighter(state, f) for f in state.fighters],
         turn=turn_view,
-        last=state.last.model_copy(deep=True) if state.last else None,
+        last=copy_state(state.last) if state.last else None,
         finished=state.finished,
         winner=state.winner,
     )

@@ -12,6 +12,7 @@ from typing import Literal
 
 from pydantic import BaseModel
 
+from bot.engine.copying import copy_state
 from bot.engine.game import View
 from bot.engine.text import Text
 from bot.games.mad_arena.arena import adjacent
@@ -196,7 +197,7 @@ def build_view(state: MAState, seat: int | None) -> MAView:
         teams=[list(t) for t in state.teams],
         net_on=state.net_on,
         action=action,
-        last=state.last.model_copy(deep=True) if state.last else None,
+        last=copy_state(state.last) if state.last else None,
         winners=list(state.result_winners) if state.phase == "over" else None,
         result=state.result_text,
         shared=state.result_shared,
