@@ -9,6 +9,7 @@ uploaded file in ``data_text``); the same validation applies.
 from __future__ import annotations
 
 from collections import Counter
+from functools import cached_property
 from pathlib import Path
 from typing import Literal
 
@@ -107,7 +108,7 @@ class ObjectCard(BaseModel):
     symbol: str
     half: Literal["left", "right"]
 
-    @property
+    @cached_property
     def names(self) -> Text:
         """The card's name in both languages (``name_en`` falls back on the French one)."""
         return Text(fr=self.name, en=self.name_en or self.name)
@@ -130,7 +131,7 @@ class GibierKind(BaseModel):
     food: list[int] = Field(min_length=2)
     count: int = Field(ge=1)
 
-    @property
+    @cached_property
     def names(self) -> Text:
         """The card's name in both languages (``name_en`` falls back on the French one)."""
         return Text(fr=self.name, en=self.name_en or self.name)
@@ -173,7 +174,7 @@ class EventCard(BaseModel):
     cost: dict[str, int]
     points: int = Field(ge=1, le=10)
 
-    @property
+    @cached_property
     def names(self) -> Text:
         """The card's name in both languages (``name_en`` falls back on the French one)."""
         return Text(fr=self.name, en=self.name_en or self.name)
@@ -214,7 +215,7 @@ class Room(BaseModel):
     cost: int = Field(ge=0, le=5)
     power: Effect
 
-    @property
+    @cached_property
     def names(self) -> Text:
         """The card's name in both languages (``name_en`` falls back on the French one)."""
         return Text(fr=self.name, en=self.name_en or self.name)
@@ -234,7 +235,7 @@ class Shelter(BaseModel):
     name_en: str | None = None
     rooms: list[Room] = Field(min_length=8, max_length=8)
 
-    @property
+    @cached_property
     def names(self) -> Text:
         """The card's name in both languages (``name_en`` falls back on the French one)."""
         return Text(fr=self.name, en=self.name_en or self.name)
@@ -325,22 +326,27 @@ class GameData(BaseModel):
         return self
 
     def obj(self, oid: str) -> ObjectCard:
-        for o in self.objects:
-            if o.id == oid:
-                return o
-        raise KeyError(oid)
+        return self.objects_by_id[oid]
 
     def event(self, eid: str) -> EventCard:
-        for e in self.events:
-            if e.id == eid:
-                return e
-        raise KeyError(eid)
+        return self.events_by_id[eid]
 
     def shelter(self, sid: str) -> Shelter:
-        for s in self.shelters:
-            if s.id == sid:
-                return s
-        raise KeyError(sid)
+        return self.shelters_by_id[sid]
+
+    # By id, made on first use: the data never changes once validated, and the rules,
+    # views and AI look cards up by the dozen a step (a scan of the list each time).
+    @cached_property
+    def objects_by_id(self) -> dict[str, ObjectCard]:
+        return {o.id: o for o in self.objects}
+
+    @cached_property
+    def events_by_id(self) -> dict[str, EventCard]:
+        return {e.id: e for e in self.events}
+
+    @cached_property
+    def shelters_by_id(self) -> dict[str, Shelter]:
+        return {s.id: s for s in self.shelters}
 
 
 DATA_FILE = DataFile(
