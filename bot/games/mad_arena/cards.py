@@ -168,10 +168,7 @@ class CardSet(BaseModel):
         raise KeyError(fid)
 
     def card(self, cid: str) -> Card:
-        try:
-            return self.card_index[cid]
-        except KeyError:
-            raise KeyError(cid) from None
+        return self.card_index[cid]
 
     @cached_property
     def card_index(self) -> dict[str, Card]:
