@@ -27,9 +27,10 @@ MAX_BYTES = 48 * 1024 * 1024
 
 Key = bytes
 
-JSON_KEPT = 256
+JSON_KEPT = 512
 """Views and decisions whose JSON is kept (:func:`view_json`, :func:`decision_json`):
-those of the matches moving right now."""
+those of the matches moving right now (256 when only views were kept; a prompt's
+decision is looked up as often as its seat's view). A few MB at most."""
 _JSON: OrderedDict[int, tuple[weakref.ref[BaseModel], bytes]] = OrderedDict()
 _JSON_LOCK = threading.Lock()
 
