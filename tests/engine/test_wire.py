@@ -11,12 +11,6 @@ from bot.engine.wire import DecisionWire
 from bot.render.cache import decision_json
 
 
-def _decision() -> tuple[Match, DecisionWire]:
-    match = Match.create("mad", [SeatSpec(name="A"), SeatSpec(name="B")], "wire", "duel")
-    (decision, *_) = match.pending()
-    return match, DecisionWire.of(decision)
-
-
 def test_no_pydantic_model_is_pickled() -> None:
     """What made pickling slow: the models' state, option by option. The wire holds bytes
     and classes (pickled as their names) only."""
@@ -43,8 +37,13 @@ def test_the_image_keys_json_is_the_one_sent() -> None:
 
 
 def test_a_decision_without_typed_arguments_travels() -> None:
+    """Arena!'s decisions carry no ``args`` of their own: None stands in its place."""
     match = Match.create("arena", [SeatSpec(name="A"), SeatSpec(name="B")], "wire", "melee")
-    for decision in match.pending():
+    decisions = match.pending()
+    assert decisions
+    for decision in decisions:
+        assert decision.args is None
         wire = DecisionWire.of(decision)
-        assert wire.classes[0] is None or decision.args is not None
+        assert wire.classes[0] is None
+        assert len(wire.classes) == 1 + len(decision.options)
         assert pickle.loads(pickle.dumps(wire)).decision() == decision
