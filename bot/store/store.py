@@ -31,6 +31,7 @@ from pathlib import Path
 from types import EllipsisType
 from typing import Any, Generic, Literal, TypeVar
 
+import orjson
 from pydantic_core import to_json
 
 from bot.engine import Choice, Match, SeatSpec, Text
@@ -87,6 +88,15 @@ def _dumps(data: Any) -> str:
     ``1e+16``: the same values once read), by pydantic's encoder, several times faster
     on a large snapshot or a post with its image."""
     return to_json(data).decode()
+
+
+def _payload_json(payload: dict[str, Any]) -> str:
+    """An outbox payload as stored: the game master's message as JSON (string keys,
+    strings, whole numbers, booleans) with its images in base64, tens of kB. orjson
+    writes the same compact JSON, non-ASCII kept, about three times faster than
+    :func:`_dumps` on such a payload, and reads it back about three times faster than
+    :func:`json.loads` (issue 16: the event loop's work per click)."""
+    return orjson.dumps(payload).decode()
 
 
 def _answer_columns(choice: Choice) -> tuple[str, str | None]:
@@ -646,7 +656,7 @@ class Store:
                     "CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS DOUBLE PRECISION) "
                     "FROM matches WHERE id = ?",
                     many=[
-                        (e.kind, e.role, e.channel_id, _dumps(e.payload), now, match_id)
+                        (e.kind, e.role, e.channel_id, _payload_json(e.payload), now, match_id)
                         for e in entries
                     ],
                 )
@@ -657,7 +667,7 @@ class Store:
                     "INSERT INTO outbox (match_id, version, kind, role, channel_id, payload, "
                     "created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
                     many=[
-                        (match_id, version, e.kind, e.role, e.channel_id, _dumps(e.payload), now)
+                        (match_id, version, e.kind, e.role, e.channel_id, _payload_json(e.payload), now)
                         for e in entries
                     ],
                 )
@@ -725,7 +735,7 @@ class Store:
                 kind=r["kind"],
                 role=r["role"],
                 channel_id=r["channel_id"],
-                payload=json.loads(r["payload"]) if r["payload"] else {},
+                payload=orjson.loads(r["payload"]) if r["payload"] else {},
                 message_id=r["message_id"],
                 attempts=r["attempts"],
             )
