@@ -433,3 +433,24 @@ async def test_a_flush_that_delivers_everything_reads_the_outbox_once(
     assert table.channel.messages != before
     assert await read(mid) == []  # and nothing was left behind
     await store.close()
+
+
+def test_an_image_read_back_soon_is_not_decoded_again() -> None:
+    """An outbox row is usually delivered right after its commit: its image's bytes come
+    from memory (the very object encoded), looked up by the stored text; an image this
+    process no longer remembers (a restart, a long wait) is decoded, the same bytes."""
+    import json as std_json
+
+    from bot.gm import publisher
+    from bot.gm.msg import Attachment
+
+    image = bytes(range(256)) * 100
+    stored = std_json.dumps(msg_to_json(Msg(files=[Attachment("a.png", image)])))
+    again = msg_from_json(std_json.loads(stored))  # a new text object, equal content
+    assert again.files[0].data is image
+    publisher._DECODED.clear()
+    decoded = msg_from_json(std_json.loads(stored)).files[0].data
+    assert decoded == image and decoded is not image
+    for i in range(publisher.DECODED_KEPT + 5):
+        msg_to_json(Msg(files=[Attachment("b.png", i.to_bytes(4, "big"))]))
+    assert len(publisher._DECODED) == publisher.DECODED_KEPT
