@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import aiosqlite
 import pytest
@@ -21,14 +22,18 @@ def ai_step(match: Match) -> None:
     match.apply(match.ai_choice(d))
 
 
-async def test_posts_are_written_with_the_decision_and_kept_in_order(store: Store) -> None:
+async def commit_step(store: Store, outbox: list[OutboxEntry], **extra: Any) -> int:
+    """A new live match, one AI step committed with ``outbox``; the match id."""
     mid, match = await new_live(store)
     ai_step(match)
-    await store.commit_decision(
-        mid,
-        match.choices[-1],
-        match,
-        outbox=[entry("step"), entry("board", role="round")],
+    await store.commit_decision(mid, match.choices[-1], match, outbox=outbox, **extra)
+    return mid
+
+
+async def test_posts_are_written_with_the_decision_and_kept_in_order(store: Store) -> None:
+    mid = await commit_step(
+        store,
+        [entry("step"), entry("board", role="round")],
         public_state={"batch": []},
         deadlines=[("k", 0, 50.0, 25.0)],
     )
@@ -141,13 +146,8 @@ async def test_a_payload_comes_back_as_it_was_written(store: Store) -> None:
         mentions=[1234567890123456789, 2**63 - 1],
     )
     payload = {"msg": msg_to_json(msg), "create": False}
-    mid, match = await new_live(store)
-    ai_step(match)
-    await store.commit_decision(
-        mid,
-        match.choices[-1],
-        match,
-        outbox=[OutboxEntry(kind="edit", channel_id=10, role="round", payload=payload)],
+    mid = await commit_step(
+        store, [OutboxEntry(kind="edit", channel_id=10, role="round", payload=payload)]
     )
     (item,) = await store.outbox(mid)
     assert item.payload == payload
