@@ -91,7 +91,8 @@ def msg_to_json(msg: Msg) -> dict[str, Any]:
 
 
 DECODED_KEPT = 64
-"""Images last encoded for the outbox, kept with their base64 text (a few MB)."""
+"""Images last encoded for the outbox, kept with their base64 text (a few MB; used on the
+game master's event loop only, like the outbox)."""
 _DECODED: OrderedDict[str, bytes] = OrderedDict()
 
 
