@@ -667,7 +667,15 @@ class Store:
                     "INSERT INTO outbox (match_id, version, kind, role, channel_id, payload, "
                     "created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
                     many=[
-                        (match_id, version, e.kind, e.role, e.channel_id, _payload_json(e.payload), now)
+                        (
+                            match_id,
+                            version,
+                            e.kind,
+                            e.role,
+                            e.channel_id,
+                            _payload_json(e.payload),
+                            now,
+                        )
                         for e in entries
                     ],
                 )
