@@ -17,6 +17,7 @@ from typing import Any, NamedTuple
 import orjson
 
 from bot.engine.decisions import Args, Decision
+from bot.render.cache import decision_json
 
 
 class DecisionWire(NamedTuple):
@@ -27,10 +28,11 @@ class DecisionWire(NamedTuple):
     """The class of ``args``: the decision's, then each option's (None: no args)."""
 
     @classmethod
-    def of(cls, decision: Decision, json: bytes | None = None) -> DecisionWire:
-        """``json``: the decision's JSON when the caller has it already."""
+    def of(cls, decision: Decision) -> DecisionWire:
+        """The JSON is the one the image cache keeps for this decision object (its image
+        key hashed it): serialised once."""
         classes = (_class(decision.args), *(_class(o.args) for o in decision.options))
-        return cls(json if json is not None else decision.model_dump_json().encode(), classes)
+        return cls(decision_json(decision), classes)
 
     def decision(self) -> Decision:
         data: dict[str, Any] = orjson.loads(self.json)

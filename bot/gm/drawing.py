@@ -41,7 +41,7 @@ from bot.engine.wire import DecisionWire
 from bot.gm.base import run_cpu
 from bot.gm.loop_pool import LoopPool
 from bot.gm.workers import NO_PROCESSES, process_pool
-from bot.render.cache import IMAGES, decision_json, image_key, view_json
+from bot.render.cache import IMAGES, image_key, view_json
 
 log = logging.getLogger(__name__)
 
@@ -129,7 +129,7 @@ async def render(
     data = IMAGES.get(key)
     if data is not None:
         return data
-    marks = None if decision is None else DecisionWire.of(decision, decision_json(decision))
+    marks = None if decision is None else DecisionWire.of(decision)
     try:
         data = await pool.run(
             draw_in_worker, match.game_id, type(view), view_json(view), lang, marks
