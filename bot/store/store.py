@@ -25,7 +25,7 @@ import contextlib
 import json
 import logging
 import time
-from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import EllipsisType
@@ -46,6 +46,7 @@ from bot.store.backend import (
     Tx,
     is_postgres_url,
 )
+from bot.store.mirror import OutboxMirror
 from bot.store.records import (
     ACTIVE_STATUSES,
     STATUSES,
@@ -80,6 +81,11 @@ _INSERT_DECISION = (
     "VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
 )
 """One row of the decision log (a commit, a start, an upgrade)."""
+_INSERT_OUTBOX = (
+    "INSERT INTO outbox (match_id, version, kind, role, channel_id, payload, created_at) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id"
+)
+"""One outbox row of a commit; its id comes back for the mirror (:func:`_outbox_rows`)."""
 
 
 def _dumps(data: Any) -> str:
@@ -108,6 +114,28 @@ def _answer_columns(choice: Choice) -> tuple[str, str | None]:
     if choice.amounts is not None:
         answer["amounts"] = choice.amounts
     return choice.option or "", _dumps(answer) if answer else None
+
+
+def _outbox_rows(
+    match_id: int, version: int, entries: list[OutboxEntry], ids: Sequence[int]
+) -> list[OutboxItem]:
+    """The outbox rows ``entries`` became, with the ``ids`` their inserts returned: what
+    :meth:`Store.outbox` would read back (the payload the very dict written, whose JSON
+    is what the row holds)."""
+    if len(ids) < len(entries):
+        raise ValueError("an outbox row without its id")
+    return [
+        OutboxItem(
+            id=row_id,
+            match_id=match_id,
+            version=version,
+            kind=e.kind,
+            role=e.role,
+            channel_id=e.channel_id,
+            payload=e.payload,
+        )
+        for e, row_id in zip(entries, ids, strict=False)
+    ]
 
 
 def _choice_of(row: Mapping[str, Any]) -> Choice:
@@ -290,6 +318,8 @@ class Store:
         """The messages playing each role of a match (read on every delivery)."""
         self._prefs: _ReadCache[int, UserPrefs] = _ReadCache(alone)
         """Users' preferences (read for every DM)."""
+        self._outbox = OutboxMirror(alone)
+        """Undelivered outbox rows as this process wrote them (read after every commit)."""
         self._ckpt_task: asyncio.Task[None] | None = None
         if isinstance(backend, SqliteBackend) and backend.target != ":memory:":
             self._ckpt_task = asyncio.create_task(
@@ -520,8 +550,11 @@ class Store:
                 ),
             )
         )
+        first = len(stmts) + 1  # the outbox inserts' results, after the lobby's guard
         stmts += self._public_stmts(match_id, match.version, entries, public_state, timers, now)
-        await self._lobby_batch(match_id, stmts, game=match.game_id, now=now)
+        with self._outbox.writing(match_id) as mirrored:
+            results = await self._lobby_batch(match_id, stmts, game=match.game_id, now=now)
+            mirrored.succeeded(_outbox_rows(match_id, match.version, entries, results[first:]))
 
     async def commit_decision(
         self,
@@ -594,32 +627,47 @@ class Store:
                 Stmt("DELETE FROM deadlines WHERE match_id = ? AND key = ?", (match_id, choice.key))
             )
         stmts += self._notice_stmts(match_id, match.version, pending_notices, now)
+        first = len(stmts)  # the outbox inserts' results
         stmts += self._public_stmts(match_id, match.version, entries, public_state, timers, now)
         hook = self._between_statements
         try:
-            with self._no_notices.writing(*([match_id] if pending_notices else [])):
+            with (
+                self._no_notices.writing(*([match_id] if pending_notices else [])),
+                self._outbox.writing(match_id) as mirrored,
+            ):
                 if hook is None:
-                    await self._backend.batch(stmts)  # one transaction, one hop
-                    return
-                async with self._write() as db:
-                    await self._run(db, stmts[:1])
-                    await hook()
-                    await self._run(db, stmts[1:])
+                    results = await self._backend.batch(stmts)  # one transaction, one hop
+                else:
+                    async with self._write() as db:
+                        results = await self._run(db, stmts[:1])
+                        await hook()
+                        results += await self._run(db, stmts[1:])
+                mirrored.succeeded(_outbox_rows(match_id, match.version, entries, results[first:]))
         except BatchRefused:
             async with self._read() as db:
                 await self._raise_commit_conflict(db, match_id, match.version)
             raise StoreConflict(f"match {match_id} changed during the commit") from None
 
     @staticmethod
-    async def _run(db: Tx, stmts: list[Stmt]) -> None:
-        """``stmts`` one by one inside the open transaction ``db`` (as a batch would)."""
+    async def _run(db: Tx, stmts: list[Stmt]) -> list[int]:
+        """``stmts`` one by one inside the open transaction ``db`` (as a batch would); their
+        row counts, or the inserted row's id for a statement that returns it."""
+        results: list[int] = []
         for i, st in enumerate(stmts):
             if st.many is not None:
                 await db.executemany(st.sql, st.many)
+                results.append(len(st.many))
+                continue
+            if st.returns_id:
+                row = await db.fetchone(st.sql, st.params)
+                assert row is not None, "an insert returning its id returns a row"
+                results.append(int(row["id"]))
                 continue
             count = await db.execute(st.sql, st.params)
             if st.expect is not None and count != st.expect:
                 raise BatchRefused(i, count)
+            results.append(count)
+        return results
 
     async def _write_public(
         self,
@@ -630,11 +678,13 @@ class Store:
         public_state: dict[str, Any] | None,
         deadlines: list[tuple[str, int, float, float]],
         now: float,
-    ) -> None:
-        """Outbox rows, public state and timers of a commit (inside its transaction)."""
-        await self._run(
+    ) -> list[OutboxItem]:
+        """Outbox rows, public state and timers of a commit (inside its transaction); the
+        outbox rows as stored."""
+        results = await self._run(
             db, self._public_stmts(match_id, version, entries, public_state, deadlines, now)
         )
+        return _outbox_rows(match_id, version, entries, results)
 
     @staticmethod
     def _public_stmts(
@@ -645,8 +695,10 @@ class Store:
         deadlines: list[tuple[str, int, float, float]],
         now: float,
     ) -> list[Stmt]:
-        """The statements storing a commit's public side; ``version`` None: the rows are
-        numbered with the match's stored version, read by the insert itself."""
+        """The statements storing a commit's public side, the outbox rows first; with a
+        ``version``, one insert per row returning its id (:func:`_outbox_rows`); ``version``
+        None: the rows are numbered with the match's stored version, read by the insert
+        itself."""
         stmts: list[Stmt] = []
         if entries and version is None:
             stmts.append(
@@ -662,24 +714,22 @@ class Store:
                 )
             )
         elif entries:
-            stmts.append(
+            stmts += [
                 Stmt(
-                    "INSERT INTO outbox (match_id, version, kind, role, channel_id, payload, "
-                    "created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    many=[
-                        (
-                            match_id,
-                            version,
-                            e.kind,
-                            e.role,
-                            e.channel_id,
-                            _payload_json(e.payload),
-                            now,
-                        )
-                        for e in entries
-                    ],
+                    _INSERT_OUTBOX,
+                    (
+                        match_id,
+                        version,
+                        e.kind,
+                        e.role,
+                        e.channel_id,
+                        _payload_json(e.payload),
+                        now,
+                    ),
+                    returns_id=True,
                 )
-            )
+                for e in entries
+            ]
         if public_state is not None:
             stmts.append(
                 Stmt(
@@ -723,19 +773,28 @@ class Store:
             *self._public_stmts(match_id, None, rows, public_state, timers, self._clock()),
         ]
         try:
-            await self._backend.batch(stmts)  # one transaction, one hop
+            # Rows numbered by the database's version, which the mirror cannot tell: the
+            # match's copy is forgotten (no succeeded()), the next flush reads them.
+            with self._outbox.writing(match_id):
+                await self._backend.batch(stmts)  # one transaction, one hop
         except BatchRefused:
             raise KeyError(f"no match {match_id}") from None
 
     async def outbox(self, match_id: int, limit: int = 100) -> list[OutboxItem]:
-        """Undelivered posts and edits of a match, in the order they must reach Discord."""
+        """Undelivered posts and edits of a match, in the order they must reach Discord:
+        from the mirror of what this process wrote (:mod:`bot.store.mirror`) when it knows
+        the match, else read (and kept when the read found them all)."""
+        known = self._outbox.get(match_id, limit)
+        if known is not None:
+            return known
+        stamp = self._outbox.stamp(match_id)
         async with self._read() as db:
             rows = await db.fetchall(
                 "SELECT id, match_id, version, kind, role, channel_id, payload, message_id, "
                 "attempts FROM outbox WHERE match_id = ? AND delivered = 0 ORDER BY id LIMIT ?",
                 (match_id, limit),
             )
-        return [
+        items = [
             OutboxItem(
                 id=r["id"],
                 match_id=r["match_id"],
@@ -749,6 +808,8 @@ class Store:
             )
             for r in rows
         ]
+        self._outbox.keep(match_id, stamp, items, complete=len(items) < limit)
+        return items
 
     async def outbox_matches(self) -> list[int]:
         """Matches with undelivered outbox rows (an indexed scan), oldest row first."""
@@ -783,17 +844,23 @@ class Store:
                     (item.match_id, role, item.channel_id, message_id, now),
                 )
             )
-            with self._roles.writing(item.match_id):
-                await self._backend.batch(stmts)
-            return
-        await self._backend.batch(stmts)
+        with (
+            self._roles.writing(
+                *([item.match_id] if role is not None and message_id is not None else [])
+            ),
+            self._outbox.writing(item.match_id) as mirrored,
+        ):
+            await self._backend.batch(stmts)
+            mirrored.succeeded(gone=[item.id])
 
     async def outbox_failed(self, item_id: int) -> int:
         """One more failed delivery attempt of an outbox row; the attempts so far."""
         async with self._write() as db:
             await db.execute("UPDATE outbox SET attempts = attempts + 1 WHERE id = ?", (item_id,))
             row = await db.fetchone("SELECT attempts FROM outbox WHERE id = ?", (item_id,))
-        return int(row["attempts"]) if row else 0
+        attempts = int(row["attempts"]) if row else 0
+        self._outbox.attempted(item_id, attempts)
+        return attempts
 
     async def public_state(self, match_id: int) -> dict[str, Any] | None:
         """The game master's public state stored with the match's last commit, if any."""
@@ -1068,26 +1135,32 @@ class Store:
         now = self._clock()
         terminal = status in TERMINAL_STATUSES
         entries = list(outbox)
-        async with self._write() as db:
-            row = await self._expect_status(db, match_id, STATUSES)
-            current = row["status"]
-            if current == status:
-                return
-            if current in TERMINAL_STATUSES:
-                raise StoreConflict(f"match {match_id} is already {current}")
-            started = row["snapshot"] is not None
-            if (status == "live" and not started) or (status == "lobby" and started):
-                raise StoreConflict(f"match {match_id} cannot go from {current} to {status}")
-            await db.execute(
-                "UPDATE matches SET status = ?, updated_at = ?, finished_at = ? WHERE id = ?",
-                (status, now, now if terminal else None, match_id),
-            )
-            if terminal:
-                await db.execute("DELETE FROM deadlines WHERE match_id = ?", (match_id,))
-            if entries:
-                vrow = await db.fetchone("SELECT version FROM matches WHERE id = ?", (match_id,))
-                version = vrow["version"] if vrow else 0
-                await self._write_public(db, match_id, version, entries, None, [], now)
+        added: list[OutboxItem] = []
+        with self._outbox.writing(match_id) as mirrored:
+            async with self._write() as db:
+                row = await self._expect_status(db, match_id, STATUSES)
+                current = row["status"]
+                if current == status:
+                    mirrored.succeeded()  # nothing written
+                    return
+                if current in TERMINAL_STATUSES:
+                    raise StoreConflict(f"match {match_id} is already {current}")
+                started = row["snapshot"] is not None
+                if (status == "live" and not started) or (status == "lobby" and started):
+                    raise StoreConflict(f"match {match_id} cannot go from {current} to {status}")
+                await db.execute(
+                    "UPDATE matches SET status = ?, updated_at = ?, finished_at = ? WHERE id = ?",
+                    (status, now, now if terminal else None, match_id),
+                )
+                if terminal:
+                    await db.execute("DELETE FROM deadlines WHERE match_id = ?", (match_id,))
+                if entries:
+                    vrow = await db.fetchone(
+                        "SELECT version FROM matches WHERE id = ?", (match_id,)
+                    )
+                    version = vrow["version"] if vrow else 0
+                    added = await self._write_public(db, match_id, version, entries, None, [], now)
+            mirrored.succeeded(added)  # committed: the transaction is closed
 
     async def set_seats(self, match_id: int, seats: list[SeatSpec]) -> None:
         """Replace the seats (AI takeover, give back); a started match's snapshot follows.
@@ -1393,6 +1466,7 @@ class Store:
         for mid in ids:
             self._no_notices.drop(mid)
             self._roles.drop(mid)
+            self._outbox.drop(mid)
         _log.info("pruned %s finished matches", len(ids))
         return ids
 
@@ -1524,7 +1598,7 @@ class Store:
         *,
         game: str | None = None,
         now: float | None = None,
-    ) -> None:
+    ) -> list[int]:
         """``stmts`` in one transaction, one hop, if the match is still a lobby (of
         ``game``): a guard statement first, so no transaction stays open across a round
         trip through the event loop per statement (every decision's commit waits for an
@@ -1540,7 +1614,7 @@ class Store:
             expect=1,
         )
         try:
-            await self._backend.batch([guard, *stmts])
+            return await self._backend.batch([guard, *stmts])
         except BatchRefused as refused:
             if refused.index != 0:
                 raise
