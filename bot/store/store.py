@@ -203,6 +203,19 @@ class _ReadCache(Generic[K, V]):
                 self._writes[key] = self._writes.get(key, 0) + 1
                 self._values.pop(key, None)
 
+    @contextlib.contextmanager
+    def writing_through(self, key: K, change: Callable[[V], None]) -> Iterator[None]:
+        """Around a write of ``key`` whose effect on the value is known: once it succeeded,
+        the value kept before it (if any) is kept again with ``change`` applied, unless
+        another write of ``key`` began or ended meanwhile (then it is read again)."""
+        before = self.get(key)
+        start = self._writes.get(key, 0)
+        with self.writing(key):
+            yield
+        if before is not None:
+            change(before)
+            self.keep(key, start + 2, before)  # refused if another write moved the count
+
     def drop(self, key: K) -> None:
         """Forget ``key`` altogether (its match was deleted: nothing reads it again)."""
         self._writes.pop(key, None)
@@ -844,13 +857,14 @@ class Store:
                     (item.match_id, role, item.channel_id, message_id, now),
                 )
             )
-        with (
-            self._roles.writing(
-                *([item.match_id] if role is not None and message_id is not None else [])
-            ),
-            self._outbox.writing(item.match_id) as mirrored,
-        ):
-            await self._backend.batch(stmts)
+        with self._outbox.writing(item.match_id) as mirrored:
+            if role is not None and message_id is not None:
+                # The message now playing ``role`` is known: the roles kept stay kept.
+                played = (item.channel_id, message_id)
+                with self._roles.writing_through(item.match_id, lambda r: r.update({role: played})):
+                    await self._backend.batch(stmts)
+            else:
+                await self._backend.batch(stmts)
             mirrored.succeeded(gone=[item.id])
 
     async def outbox_failed(self, item_id: int) -> int:

@@ -11,6 +11,7 @@ from contextlib import AbstractAsyncContextManager
 from bot.engine import Text
 from bot.store import OutboxEntry, Store
 from bot.store.backend import Tx
+from bot.store.store import _ReadCache
 from tests.store.helpers import ai_step, new_live
 
 SECRET = Text(fr="🤫 Vous avez choisi 3.", en="🤫 You chose 3.")
@@ -100,3 +101,35 @@ async def test_a_read_overlapping_a_write_is_not_kept(store: Store) -> None:
     store._roles.keep(match_id, stale, {})  # what that older read would keep: refused
     assert await store.messages(match_id) == {"round": (10, 1)}
     assert reads.count == 1
+
+
+async def test_a_delivery_giving_a_role_keeps_the_roles_without_a_read(store: Store) -> None:
+    """The message a delivered post now plays is known from the delivery itself: the roles
+    kept before it stay kept, with that one changed (a new table every round)."""
+    match_id, match = await new_live(store)
+    await store.set_message(match_id, "round", 10, 555)
+    assert await store.messages(match_id) == {"round": (10, 555)}
+    choice, _ = ai_step(match)
+    table = OutboxEntry(kind="post", channel_id=10, role="table", payload={})
+    await store.commit_decision(match_id, choice, match, outbox=[table, table])
+    first, second = await store.outbox(match_id)
+    reads = Reads(store)
+    await store.outbox_delivered(first, 777, role="table")
+    assert await store.messages(match_id) == {"round": (10, 555), "table": (10, 777)}
+    await store.outbox_delivered(second, 778, role="table")
+    assert await store.messages(match_id) == {"round": (10, 555), "table": (10, 778)}
+    assert reads.count == reads.expect(0, 2)
+
+
+def test_a_value_written_through_is_read_again_after_an_overlapping_write() -> None:
+    cache: _ReadCache[int, dict[str, int]] = _ReadCache(True)
+    cache.keep(1, cache.stamp(1), {"a": 1})
+    with cache.writing_through(1, lambda v: v.update(b=2)):
+        assert cache.get(1) is None  # while it is written, nothing is answered
+    assert cache.get(1) == {"a": 1, "b": 2}
+    with cache.writing_through(1, lambda v: v.update(c=3)), cache.writing(1):
+        pass  # another write of the same key, begun and ended meanwhile
+    assert cache.get(1) is None
+    with cache.writing_through(1, lambda v: v.update(d=4)):
+        pass  # nothing kept before: nothing to change
+    assert cache.get(1) is None
