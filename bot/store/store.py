@@ -119,7 +119,8 @@ def _answer_columns(choice: Choice) -> tuple[str, str | None]:
 def _outbox_rows(
     match_id: int, version: int, entries: list[OutboxEntry], ids: Sequence[int]
 ) -> list[OutboxItem]:
-    """The outbox rows ``entries`` became, with the ``ids`` their inserts returned: what
+    """The outbox rows ``entries`` became, with the ids their inserts returned (``ids``:
+    the batch's results from the first insert on, other statements' after them): what
     :meth:`Store.outbox` would read back (the payload the very dict written, whose JSON
     is what the row holds)."""
     if len(ids) < len(entries):

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from bot.engine import Match
 from bot.store import OutboxEntry, Store, StoreConflict
 from bot.store.mirror import OutboxMirror
 from bot.store.records import OutboxItem
@@ -45,16 +46,21 @@ def picture_entry() -> OutboxEntry:
     )
 
 
+async def committed(store: Store, outbox: list[OutboxEntry]) -> tuple[int, Match]:
+    """A live match whose rows were read once (the mirror knows it from then on), then
+    one AI step committed with ``outbox``."""
+    mid, match = await new_live(store)
+    assert await store.outbox(mid) == []
+    ai_step(match)
+    await store.commit_decision(mid, match.choices[-1], match, outbox=outbox)
+    return mid, match
+
+
 async def test_rows_after_a_commit_are_answered_without_a_read(
     store: Store, db_path: Path | str
 ) -> None:
-    mid, match = await new_live(store)
-    assert await store.outbox(mid) == []  # read: the match is known from now on
+    mid, _ = await committed(store, [entry("step"), picture_entry()])
     hits = store._outbox.hits
-    ai_step(match)
-    await store.commit_decision(
-        mid, match.choices[-1], match, outbox=[entry("step"), picture_entry()]
-    )
     items = await store.outbox(mid)
     alone = store.backend.dialect != "postgres"
     assert store._outbox.hits == hits + (1 if alone else 0)
@@ -66,12 +72,7 @@ async def test_rows_after_a_commit_are_answered_without_a_read(
 async def test_delivered_rows_leave_the_mirror_as_they_leave_the_table(
     store: Store, db_path: Path | str
 ) -> None:
-    mid, match = await new_live(store)
-    await store.outbox(mid)
-    ai_step(match)
-    await store.commit_decision(
-        mid, match.choices[-1], match, outbox=[entry("a"), entry("b", role="round")]
-    )
+    mid, match = await committed(store, [entry("a"), entry("b", role="round")])
     first, second = await store.outbox(mid)
     await store.outbox_delivered(first, 111)
     assert [i.payload["text"] for i in await store.outbox(mid)] == ["b"]
@@ -86,10 +87,7 @@ async def test_delivered_rows_leave_the_mirror_as_they_leave_the_table(
 async def test_a_failed_attempt_is_counted_in_the_mirror_too(
     store: Store, db_path: Path | str
 ) -> None:
-    mid, match = await new_live(store)
-    await store.outbox(mid)
-    ai_step(match)
-    await store.commit_decision(mid, match.choices[-1], match, outbox=[entry("a")])
+    mid, _ = await committed(store, [entry("a")])
     (item,) = await store.outbox(mid)
     assert await store.outbox_failed(item.id) == 1
     assert await store.outbox_failed(item.id) == 2
@@ -100,10 +98,7 @@ async def test_a_failed_attempt_is_counted_in_the_mirror_too(
 async def test_a_refused_commit_leaves_the_mirror_as_the_table(
     store: Store, db_path: Path | str
 ) -> None:
-    mid, match = await new_live(store)
-    await store.outbox(mid)
-    ai_step(match)
-    await store.commit_decision(mid, match.choices[-1], match, outbox=[entry("a")])
+    mid, match = await committed(store, [entry("a")])
     stale = match.choices[-1]
     with pytest.raises(StoreConflict):
         await store.commit_decision(mid, stale, match, outbox=[entry("never")])
