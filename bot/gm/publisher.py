@@ -144,7 +144,7 @@ def _embed_json(e: Embed) -> dict[str, Any]:
         "title": e.title,
         "description": e.description,
         "colour": e.colour,
-        "fields": [tuple(f) for f in e.fields],
+        "fields": [list(f) for f in e.fields],  # JSON's arrays: a read gives the same
         "image": e.image,
         "footer": e.footer,
     }

@@ -106,12 +106,6 @@ class OutboxMirror:
                     rows[i] = row.model_copy(update={"attempts": attempts})
                     return
 
-    def forget(self, match_id: int) -> None:
-        """Read the match's rows from the database next time (a write whose rows the
-        copy cannot tell, such as rows numbered by the database's own version)."""
-        self._writes[match_id] = self._writes.get(match_id, 0) + 1
-        self._rows.pop(match_id, None)
-
     def drop(self, match_id: int) -> None:
         """Forget the match altogether (deleted: nothing reads it again)."""
         self._writes.pop(match_id, None)

@@ -287,8 +287,12 @@ def test_a_message_survives_its_json() -> None:
 
 def test_a_message_s_json_is_what_dataclasses_give() -> None:
     """The outbox's JSON is built field by field for speed; it must stay what
-    ``dataclasses.asdict`` gives (rows stored before, and every field added later)."""
+    ``dataclasses.asdict`` gives (rows stored before, and every field added later), as
+    JSON: plain JSON values only, so the store's copy of a row it just wrote equals what
+    reading the row back gives (``bot/store/mirror.py``)."""
     from dataclasses import asdict
+
+    import orjson
 
     from bot.gm.msg import Embed, Select, SelectOption
 
@@ -300,7 +304,8 @@ def test_a_message_s_json_is_what_dataclasses_give() -> None:
         {"buttons": [asdict(button), asdict(Button("c", "d"))]},
         {"select": asdict(select)},
     ]
-    assert data["embeds"] == [asdict(embed)]
+    assert data["embeds"] == [orjson.loads(orjson.dumps(asdict(embed)))]
+    assert orjson.loads(orjson.dumps(data)) == data
 
 
 def _decision(ask: Any) -> Decision:
