@@ -1620,7 +1620,7 @@ class Store:
         open one, issue 16 item 1). Else nothing is written and the
         reason is raised as :meth:`_expect_status` raises it: :class:`KeyError` (no such
         match), :class:`StoreConflict` (not a lobby), :class:`ValueError` (another game's
-        lobby)."""
+        lobby). Returns the batch's results, the guard's first."""
         guard = Stmt(
             "UPDATE matches SET updated_at = ? WHERE id = ? AND status = 'lobby'"
             + (" AND game = ?" if game is not None else ""),
