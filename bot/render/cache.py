@@ -58,7 +58,7 @@ def _model_json(model: BaseModel) -> bytes:
         if hit is not None and hit[0]() is model:
             _JSON.move_to_end(id(model))
             return hit[1]
-    data = model.model_dump_json().encode()
+    data = model.__pydantic_serializer__.to_json(model)  # model_dump_json's bytes, not decoded
     with _JSON_LOCK:
         _JSON[id(model)] = (weakref.ref(model), data)
         while len(_JSON) > JSON_KEPT:
