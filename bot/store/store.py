@@ -86,6 +86,13 @@ _INSERT_OUTBOX = (
     "VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id"
 )
 """One outbox row of a commit; its id comes back for the mirror (:func:`_outbox_rows`)."""
+_UPSERT_MESSAGE = (
+    "INSERT INTO messages (match_id, role, channel_id, message_id, updated_at) "
+    "VALUES (?, ?, ?, ?, ?) ON CONFLICT (match_id, role) DO UPDATE SET "
+    "channel_id = excluded.channel_id, message_id = excluded.message_id, "
+    "updated_at = excluded.updated_at"
+)
+"""The Discord message (channel, message) playing a role of a match, set or replaced."""
 
 
 def _dumps(data: Any) -> str:
@@ -848,24 +855,16 @@ class Store:
                 (now, message_id, item.id),
             )
         ]
+        roles: contextlib.AbstractContextManager[None] = contextlib.nullcontext()
         if role is not None and message_id is not None:
             stmts.append(
-                Stmt(
-                    "INSERT INTO messages (match_id, role, channel_id, message_id, updated_at) "
-                    "VALUES (?, ?, ?, ?, ?) ON CONFLICT (match_id, role) DO UPDATE SET "
-                    "channel_id = excluded.channel_id, message_id = excluded.message_id, "
-                    "updated_at = excluded.updated_at",
-                    (item.match_id, role, item.channel_id, message_id, now),
-                )
+                Stmt(_UPSERT_MESSAGE, (item.match_id, role, item.channel_id, message_id, now))
             )
-        with self._outbox.writing(item.match_id) as mirrored:
-            if role is not None and message_id is not None:
-                # The message now playing ``role`` is known: the roles kept stay kept.
-                played = (item.channel_id, message_id)
-                with self._roles.writing_through(item.match_id, lambda r: r.update({role: played})):
-                    await self._backend.batch(stmts)
-            else:
-                await self._backend.batch(stmts)
+            # The message now playing ``role`` is known: the roles kept stay kept.
+            played = (item.channel_id, message_id)
+            roles = self._roles.writing_through(item.match_id, lambda r: r.update({role: played}))
+        with self._outbox.writing(item.match_id) as mirrored, roles:
+            await self._backend.batch(stmts)
             mirrored.succeeded(gone=[item.id])
 
     async def outbox_failed(self, item_id: int) -> int:
@@ -1320,15 +1319,7 @@ class Store:
         self, match_id: int, role: str, channel_id: int, message_id: int
     ) -> None:
         await self._backend.batch(
-            [
-                Stmt(
-                    "INSERT INTO messages (match_id, role, channel_id, message_id, updated_at) "
-                    "VALUES (?, ?, ?, ?, ?) ON CONFLICT (match_id, role) DO UPDATE SET "
-                    "channel_id = excluded.channel_id, message_id = excluded.message_id, "
-                    "updated_at = excluded.updated_at",
-                    (match_id, role, channel_id, message_id, self._clock()),
-                )
-            ]
+            [Stmt(_UPSERT_MESSAGE, (match_id, role, channel_id, message_id, self._clock()))]
         )
 
     async def messages(self, match_id: int) -> dict[str, tuple[int, int]]:
