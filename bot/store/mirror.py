@@ -68,12 +68,13 @@ class OutboxMirror:
         return self._writes.get(match_id, 0)
 
     def keep(self, match_id: int, stamp: int, rows: list[OutboxItem], complete: bool) -> None:
-        """What a read found, if it found every undelivered row (``complete``) and no write
-        of the match began or ended since ``stamp``."""
+        """What a read found (``rows`` in id order, as the read sorts them), if it found
+        every undelivered row (``complete``) and no write of the match began or ended
+        since ``stamp``."""
         if not self.enabled or not complete or self._writes.get(match_id, 0) != stamp:
             return
         self._rows.pop(match_id, None)
-        self._rows[match_id] = sorted(rows, key=lambda r: r.id)
+        self._rows[match_id] = list(rows)
         if len(self._rows) > self._limit:
             del self._rows[next(iter(self._rows))]  # the least recently used: read again
 
