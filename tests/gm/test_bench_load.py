@@ -117,3 +117,34 @@ def test_idle_matches_cover_every_game_and_level(bench: ModuleType) -> None:
 def test_percentile_is_nearest_rank(bench: ModuleType) -> None:
     assert bench.pct([float(v) for v in range(1, 101)], 95) == 95.0
     assert bench.pct([], 99) == 0.0
+
+
+async def test_slow_callbacks_tell_work_from_waiting(bench: ModuleType) -> None:
+    """A callback over 50 ms is named with its CPU: one that computed counts as working,
+    one that waited for the machine (a sleep here) does not; a load client's step's CPU
+    is its own, not the callback's before it."""
+    import asyncio
+    import time
+
+    def compute(seconds: float) -> None:
+        end = time.thread_time() + seconds
+        while time.thread_time() < end:
+            pass
+
+    async def client() -> None:
+        compute(0.02)
+
+    loop = asyncio.get_running_loop()
+    with bench.SlowCallbacks() as slow:
+        loop.call_soon(compute, 0.06)
+        loop.call_soon(time.sleep, 0.06)
+        await asyncio.sleep(0.01)
+        compute(0.03)  # this test's own step, before the client's
+        task = asyncio.create_task(client())
+        slow.clients.add(task)
+        await task
+    over = {name.rpartition(".")[2]: spent for _, spent, name in slow.over}
+    assert set(over) == {"compute", "sleep"}
+    assert over["compute"] >= 0.06 and over["sleep"] < 0.05
+    assert slow.working() == 1
+    assert 0.02 <= slow.clients_cpu < 0.03
