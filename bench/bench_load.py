@@ -418,6 +418,8 @@ class LoadDriver(Driver):
         # figures need (each click's calls until it is measured, these times).
         self.fake.keep_history = False
         self.fake.on_call = self._seen
+        # A call waits for its answer as on a network (the loop runs other work meanwhile).
+        self.fake.answers_later = True
 
     def _seen(self, call: Call) -> None:
         parts = call.path.split("/")

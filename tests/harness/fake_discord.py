@@ -605,6 +605,13 @@ class FakeDiscord:
         self._seq = 0
         self._command_ids: dict[tuple[str, int, int | None], int] = {}
         self.auto_thread_create_event = True
+        self.answers_later = False
+        """A real request is I/O: the bot's coroutine waits for the answer and the event
+        loop runs other work meanwhile. By default the fake answers at once, which keeps
+        tests in step; the load benchmark turns this on so that each call suspends its
+        caller for one turn of the loop (answered after the work already waiting), as on a
+        network: otherwise a coroutine making several calls would run them all, and the
+        fake's handling of each, in one callback a deployed bot never runs."""
         #: Opt-in real-time check of Discord's 3-second rule: a first callback
         #: later than this many loop seconds after dispatch gets 404 10062.
         self.ack_deadline: float | None = None
@@ -1143,6 +1150,8 @@ class FakeDiscord:
             status, body = reply.status, reply.body
         call.statuses.append(status)
         call.response = body
+        if self.answers_later:
+            await _REAL_SLEEP(0)
         if status == 204:
             return FakeResponse(204, None)
         return FakeResponse(status, body)

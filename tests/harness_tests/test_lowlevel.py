@@ -476,3 +476,33 @@ async def test_run_setup_hook_without_login(world: World) -> None:
     finally:
         await client.close()
         fake.uninstall()
+
+
+async def test_answers_later_suspends_each_call_as_a_network_would() -> None:
+    """``FakeDiscord.answers_later`` (the load benchmark's): a call made by the bot waits
+    one more turn of the loop for its answer, so work already waiting runs before the
+    caller goes on, as on a network; by default the answer comes at once."""
+    world = World()
+    h = await Harness.boot(PlainClient(), world)
+    turns = 0
+
+    async def tick() -> None:
+        nonlocal turns
+        while True:
+            turns += 1
+            await asyncio.sleep(0)
+
+    ticker = asyncio.create_task(tick())
+    try:
+        channel = h.client.get_channel(int(world.channel["id"]))
+        assert isinstance(channel, discord.TextChannel)
+        waited: dict[bool, int] = {}
+        for later in (False, True, False):
+            h.fake.answers_later = later
+            before = turns
+            await channel.send("hello")
+            waited[later] = turns - before
+        assert waited[True] == waited[False] + 1, waited
+    finally:
+        ticker.cancel()
+        await h.close()
