@@ -25,6 +25,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
+from bot import event_loop
 from bot.collector import QuietCollector
 from bot.gm import Clock, GameMaster, SystemClock, drawing, thinking
 from bot.gm.base import tune_threads
@@ -218,4 +219,5 @@ def run_bot(
         shard_count=shard_count,
         shard_ids=list(shard_ids) if shard_ids is not None else None,
     )
+    log.info("event loop: %s", event_loop.install())
     bot.run(token, log_handler=None)
