@@ -56,10 +56,10 @@ import tempfile
 import time
 import tracemalloc
 from collections import Counter, defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
@@ -69,6 +69,7 @@ from discord.state import ConnectionState  # noqa: E402
 
 import bot.gm.lobby  # noqa: E402
 from bench.bench_loop import pct, store_live  # noqa: E402
+from bot import event_loop  # noqa: E402
 from bot.app import ArenaBot  # noqa: E402
 from bot.engine import Decision, Match, SeatSpec  # noqa: E402
 from bot.engine.randomplay import random_choice  # noqa: E402
@@ -93,6 +94,7 @@ from tests.harness.fake_discord import (  # noqa: E402
     FakeInteraction,
     FakeMessage,
 )
+from tests.harness.fake_discord import now as harness_now  # noqa: E402
 
 Json = dict[str, Any]
 GAMES = ("mad", "arena", "mad-arena", "ultimate-warriorz", "madsteam")
@@ -147,11 +149,13 @@ class Heartbeat:
         self._task: asyncio.Task[None] | None = None
 
     async def _run(self) -> None:
-        loop = asyncio.get_running_loop()
+        # The real clock, not ``loop.time()``: uvloop's is the time its current turn began
+        # (libuv caches it), which would hide the callbacks run before this one.
+        clock = time.perf_counter
         while True:
-            start = loop.time()
+            start = clock()
             await asyncio.sleep(self.every)
-            self.lags.append(max(0.0, loop.time() - start - self.every))
+            self.lags.append(max(0.0, clock() - start - self.every))
 
     def start(self) -> None:
         self.lags = []
@@ -191,8 +195,10 @@ class GcPauses:
 
 class SlowCallbacks:
     """The event loop's callbacks timed one by one while measuring (issue 16 item 5: no
-    callback over 50 ms): each ``Handle`` run, a task's step or a timer, garbage
-    collections inside it included. Each one over the limit is named (its coroutine or
+    callback over 50 ms): on asyncio's loop each ``Handle`` run, a task's step or a timer;
+    on uvloop's (whose handles are C), each task's step (:class:`TimedSteps`: the bot's
+    work runs in tasks; the loop's own futures and wake-ups are not timed there); garbage
+    collections inside them included. Each one over the limit is named (its coroutine or
     function) with the CPU its thread spent in it: a callback that took long on the clock
     but not on the CPU waited for the machine (2 cores shared with the drawing and AI
     processes), it did not work that long."""
@@ -216,47 +222,70 @@ class SlowCallbacks:
         """Of :attr:`busy`, the load clients' steps (which include discord.py's parsing
         of their clicks, the bot's work: :class:`HarnessClock` times it apart)."""
         self._run: Any = None
-
-    def __enter__(self) -> SlowCallbacks:
-        run = self._run = asyncio.events.Handle._run
-        timer, cpu = time.perf_counter, time.thread_time
-        limit = self.LIMIT
-
-        clients = self.clients
-
         # The thread's CPU clock is a system call, the wrapper's dearest part (and the
         # wrapper runs on the loop it measures): it is read once per callback, at its end,
         # a callback's CPU being the clock's advance since the previous one ended (the
         # loop's bookkeeping between two callbacks included, microseconds); the load
         # clients' steps, whose CPU is subtracted from the bot's, read it before too.
-        ended = [cpu()]
+        self._ended = time.thread_time()
+
+    def _record(self, took: float, now: float, client: bool, name: Callable[[], str]) -> None:
+        spent, self._ended = now - self._ended, now
+        self.count += 1
+        self.busy += took
+        if took > self.LIMIT or took > self.worst[0]:
+            timed_one = (took, spent, name())
+            if took > self.LIMIT:
+                self.over.append(timed_one)
+            if took > self.worst[0]:
+                self.worst = timed_one
+        if client:
+            self.clients_cpu += spent
+            self.clients_busy += took
+
+    def step(self, resume: Callable[[Any], Any], value: Any, coro: Any) -> Any:
+        """One step of a task on uvloop: ``resume(value)`` (its coroutine's send or throw)."""
+        client = asyncio.current_task() in self.clients
+        if client:
+            self._ended = time.thread_time()
+        started = time.perf_counter()
+        try:
+            return resume(value)
+        finally:
+            self._record(
+                time.perf_counter() - started,
+                time.thread_time(),
+                client,
+                lambda: getattr(coro, "__qualname__", "task"),
+            )
+
+    def __enter__(self) -> SlowCallbacks:
+        self._ended = time.thread_time()
+        if not isinstance(asyncio.get_running_loop(), asyncio.BaseEventLoop):
+            TimedSteps.meter = self  # uvloop: the tasks' steps (TimedSteps.install)
+            return self
+        run = self._run = asyncio.events.Handle._run
+        timer, cpu = time.perf_counter, time.thread_time
+        clients, record = self.clients, self._record
 
         def timed(handle: asyncio.Handle) -> None:
             owner: Any = getattr(handle._callback, "__self__", None)  # type: ignore[attr-defined]
             client = owner in clients
             if client:
-                ended[0] = cpu()
+                self._ended = cpu()
             started = timer()
             run(handle)
-            took, now = timer() - started, cpu()
-            spent, ended[0] = now - ended[0], now
-            self.count += 1
-            self.busy += took
-            if took > limit or took > self.worst[0]:
-                timed_one = (took, spent, self.name(handle))
-                if took > limit:
-                    self.over.append(timed_one)
-                if took > self.worst[0]:
-                    self.worst = timed_one
-            if client:
-                self.clients_cpu += spent
-                self.clients_busy += took
+            record(timer() - started, cpu(), client, lambda: self.name(handle))
 
         asyncio.events.Handle._run = timed  # type: ignore[method-assign]
         return self
 
     def __exit__(self, *exc: object) -> None:
+        if self._run is None:
+            TimedSteps.meter = None
+            return
         asyncio.events.Handle._run = self._run  # type: ignore[method-assign]
+        self._run = None
 
     def working(self) -> int:
         """Callbacks over the limit on the CPU too (not waiting for the machine)."""
@@ -273,6 +302,69 @@ class SlowCallbacks:
         if isinstance(owner, asyncio.Task):
             return getattr(owner.get_coro(), "__qualname__", "task")
         return getattr(callback, "__qualname__", type(callback).__name__)
+
+
+class TimedSteps:
+    """A coroutine seen through by its task, each step (``send``, ``throw``) timed by the
+    :class:`SlowCallbacks` measuring (:attr:`meter`), on uvloop, whose handles cannot be
+    wrapped. :meth:`install` makes the loop's task factory wrap every task's coroutine,
+    from before the bot boots, so that its long-lived tasks are timed too; while nothing
+    is measured a step costs one more call. The coroutine's ``cr_*`` attributes show
+    through (the harness reads where a task is suspended)."""
+
+    __slots__ = ("coro",)
+    meter: ClassVar[SlowCallbacks | None] = None
+
+    def __init__(self, coro: Any) -> None:
+        self.coro = coro
+
+    @classmethod
+    def install(cls, loop: asyncio.AbstractEventLoop) -> None:
+        previous = loop.get_task_factory()
+
+        def factory(loop: asyncio.AbstractEventLoop, coro: Any, **kw: Any) -> asyncio.Task[Any]:
+            timed = cls(coro)
+            if previous is not None:
+                return previous(loop, timed, **kw)  # type: ignore[arg-type,return-value]
+            return asyncio.Task(timed, loop=loop, **kw)  # type: ignore[arg-type]
+
+        loop.set_task_factory(factory)  # type: ignore[arg-type]
+
+    def send(self, value: Any) -> Any:
+        meter = TimedSteps.meter
+        if meter is None:
+            return self.coro.send(value)
+        return meter.step(self.coro.send, value, self.coro)
+
+    def throw(self, exc: Any, *rest: Any) -> Any:
+        meter = TimedSteps.meter
+        if meter is None or rest:
+            return self.coro.throw(exc, *rest)
+        return meter.step(self.coro.throw, exc, self.coro)
+
+    def close(self) -> None:
+        self.coro.close()
+
+    def __await__(self) -> TimedSteps:
+        return self
+
+    def __iter__(self) -> TimedSteps:
+        return self
+
+    def __next__(self) -> Any:
+        return self.send(None)
+
+    @property
+    def cr_code(self) -> Any:
+        return self.coro.cr_code
+
+    @property
+    def cr_frame(self) -> Any:
+        return self.coro.cr_frame
+
+    @property
+    def cr_await(self) -> Any:
+        return self.coro.cr_await
 
 
 # --- waiting for one click's handling -----------------------------------------------------
@@ -456,7 +548,7 @@ class LoadDriver(Driver):
             elif (channel := int(payload.get("channel_id") or 0)) in self.paced_channels():
                 # Its public change waits for the channel's pace, in a flush another click
                 # armed: its result is the channel's next public call.
-                s.held.append((channel, asyncio.get_running_loop().time(), fi.dispatched_at))
+                s.held.append((channel, harness_now(), fi.dispatched_at))
         # The fake keeps every payload for tests to read; a deployed bot's process holds
         # none of it, and the garbage collector would scan it all run long.
         self.fake.lighten(fi.id)
@@ -472,7 +564,7 @@ class LoadDriver(Driver):
         """The result of each click held by pace: the first public call in its channel
         after the click was handled (a click never seen through is counted until now)."""
         s = self.stats
-        now = asyncio.get_running_loop().time()
+        now = harness_now()
         by_channel = self.channel_writes
         for channel, handled, dispatched in s.held:
             later = [t for t in by_channel.get(channel, []) if t >= handled]
@@ -886,7 +978,10 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
         "cores": os.cpu_count() or 1,
         "long_lived": args.long_lived,
         "quick_ai": args.quick_ai,
+        "loop": type(asyncio.get_running_loop()).__module__.split(".")[0],
     }
+    if not isinstance(asyncio.get_running_loop(), asyncio.BaseEventLoop):
+        TimedSteps.install(asyncio.get_running_loop())  # before the bot's first task
     fresh_seed = bot.gm.lobby.new_seed
     thresholds = gc.get_threshold()
     deployed = ArenaBot.long_lived
@@ -1142,7 +1237,8 @@ def report(fig: dict[str, Any]) -> str:
         f"Setup: {fig['fill_s']:.1f} s to store the idle matches, boot (recover) "
         f"{fig['boot_s']:.1f} s, {fig['open_s']:.1f} s to open the active ones. "
         f"Machine: {fig['cores']} cores, load average {fig['load_before']:.1f} before, "
-        f"{fig['load_after']:.1f} after.",
+        f"{fig['load_after']:.1f} after. Event loop: {fig['loop']}"
+        + (" (callbacks timed: the tasks' steps)." if fig["loop"] == "uvloop" else "."),
     ]
     return "\n".join(lines)
 
@@ -1187,7 +1283,15 @@ def main(argv: list[str] | None = None) -> int:
         action="store_false",
         help="boot as tests do: no gc.freeze, AI workers started by the first searches",
     )
+    parser.add_argument(
+        "--loop",
+        choices=event_loop.LOOPS,
+        default=None,
+        help="the event loop to run on (default: the bot's, uvloop where it is installed; "
+        f"{event_loop.ENV} sets it too)",
+    )
     args = parser.parse_args(argv)
+    event_loop.install(args.loop)
     print(report(asyncio.run(bench(args))))
     return 0
 

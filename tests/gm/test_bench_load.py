@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import importlib.util
 import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+
+from bot import event_loop
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -23,7 +26,16 @@ def bench() -> ModuleType:
     return module
 
 
-async def test_a_small_run_plays_every_game_and_prints_every_figure(bench: ModuleType) -> None:
+@pytest.mark.parametrize("loop", event_loop.LOOPS)
+def test_a_small_run_plays_every_game_and_prints_every_figure(bench: ModuleType, loop: str) -> None:
+    """On either event loop the bot may run on (uvloop: its callbacks timed as tasks'
+    steps)."""
+    factory = event_loop.policy(loop).new_event_loop
+    with asyncio.Runner(loop_factory=factory) as runner:
+        runner.run(_a_small_run(bench, loop))
+
+
+async def _a_small_run(bench: ModuleType, loop: str) -> None:
     args = argparse.Namespace(
         live=12,
         active=6,
@@ -36,6 +48,7 @@ async def test_a_small_run_plays_every_game_and_prints_every_figure(bench: Modul
         quick_ai=False,
     )
     fig = await bench.bench(args)
+    assert fig["loop"] == loop
     # Every live match is in memory: the idle ones recovered, the active ones opened.
     assert fig["live_now"] == 12
     assert fig["clicks"] > 0 and fig["clicks_per_s"] > 0
@@ -119,11 +132,11 @@ def test_percentile_is_nearest_rank(bench: ModuleType) -> None:
     assert bench.pct([], 99) == 0.0
 
 
-async def test_slow_callbacks_tell_work_from_waiting(bench: ModuleType) -> None:
+@pytest.mark.parametrize("loop", event_loop.LOOPS)
+def test_slow_callbacks_tell_work_from_waiting(bench: ModuleType, loop: str) -> None:
     """A callback over 50 ms is named with its CPU: one that computed counts as working,
     one that waited for the machine (a sleep here) does not; a load client's step's CPU
-    is its own, not the callback's before it."""
-    import asyncio
+    is its own, not the step's before it. On uvloop the tasks' steps are timed."""
     import time
 
     def compute(seconds: float) -> None:
@@ -131,20 +144,31 @@ async def test_slow_callbacks_tell_work_from_waiting(bench: ModuleType) -> None:
         while time.thread_time() < end:
             pass
 
+    async def computing() -> None:
+        compute(0.06)
+
+    async def sleeping() -> None:
+        time.sleep(0.06)
+
     async def client() -> None:
         compute(0.02)
 
-    loop = asyncio.get_running_loop()
-    with bench.SlowCallbacks() as slow:
-        loop.call_soon(compute, 0.06)
-        loop.call_soon(time.sleep, 0.06)
-        await asyncio.sleep(0.01)
-        compute(0.03)  # this test's own step, before the client's
-        task = asyncio.create_task(client())
-        slow.clients.add(task)
-        await task
-    over = {name.rpartition(".")[2]: spent for _, spent, name in slow.over}
-    assert set(over) == {"compute", "sleep"}
-    assert over["compute"] >= 0.06 and over["sleep"] < 0.05
-    assert slow.working() == 1
-    assert 0.02 <= slow.clients_cpu < 0.03
+    async def measured() -> None:
+        running = asyncio.get_running_loop()
+        if loop == "uvloop":
+            bench.TimedSteps.install(running)
+        with bench.SlowCallbacks() as slow:
+            await asyncio.gather(asyncio.create_task(computing()), asyncio.create_task(sleeping()))
+            compute(0.03)  # this test's own step, before the client's
+            task = asyncio.create_task(client())
+            slow.clients.add(task)
+            await task
+        over = {name.rpartition(".")[2]: spent for _, spent, name in slow.over}
+        assert set(over) == {"computing", "sleeping"}
+        assert over["computing"] >= 0.06 and over["sleeping"] < 0.05
+        assert slow.working() == 1
+        assert 0.02 <= slow.clients_cpu < 0.03
+        assert slow.count >= 3 and slow.busy >= 0.12
+
+    with asyncio.Runner(loop_factory=event_loop.policy(loop).new_event_loop) as runner:
+        runner.run(measured())

@@ -31,6 +31,7 @@ import itertools
 import mimetypes
 import re
 import struct
+import time
 import types
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -60,6 +61,11 @@ CURRENT_INTERACTION: contextvars.ContextVar[int | None] = contextvars.ContextVar
 
 _ORIGINAL_WEBHOOK_REQUEST = webhook_async.AsyncWebhookAdapter.request
 _REAL_SLEEP = asyncio.sleep
+
+now = time.monotonic
+"""The harness's clock: asyncio's ``loop.time()``, read afresh. uvloop's ``loop.time()`` is
+the time its current turn of the loop began (libuv caches it), which would make a call
+made late in a long turn look as early as the turn's start."""
 _active_fakes: list[FakeDiscord] = []
 
 TOKEN_LIFE = 15 * 60.0
@@ -112,7 +118,7 @@ class Call:
     params: dict[str, Any] | None = None
     reason: str | None = None
     interaction_id: int | None = None  # the dispatched interaction this call descends from
-    time: float = 0.0  # loop.time() when the call started
+    time: float = 0.0  # now() when the call started
     statuses: list[int] = field(default_factory=list)  # one per attempt
     response: Any = None  # body of the last attempt
     error: str | None = None  # exception that left discord.py, if any
@@ -718,7 +724,6 @@ class FakeDiscord:
             known.dispatch_count += 1
             return known
         user = payload["member"]["user"] if "member" in payload else payload["user"]
-        loop = asyncio.get_running_loop()
         fi = FakeInteraction(
             id=int(payload["id"]),
             token=payload["token"],
@@ -728,7 +733,7 @@ class FakeDiscord:
             guild_id=int(payload["guild_id"]) if payload.get("guild_id") else None,
             application_id=int(payload["application_id"]),
             payload=payload,
-            dispatched_at=loop.time(),
+            dispatched_at=now(),
             expired=int(payload["id"]) in self._expired_ids,
         )
         self.add_user(user)
@@ -1082,7 +1087,7 @@ class FakeDiscord:
             params=dict(params) if params else None,
             reason=reason,
             interaction_id=CURRENT_INTERACTION.get(),
-            time=asyncio.get_running_loop().time(),
+            time=now(),
             fake=self,
         )
         self.call_count += 1
@@ -1542,7 +1547,7 @@ class FakeDiscord:
         if fi.expired:
             raise _Reply(404, 10062)
         if not fi.callbacks and self.ack_deadline is not None:
-            late = asyncio.get_running_loop().time() - fi.dispatched_at
+            late = now() - fi.dispatched_at
             if late > self.ack_deadline:
                 fi.expired = True
                 raise _Reply(404, 10062)
@@ -1573,9 +1578,8 @@ class FakeDiscord:
             raise self.violation(
                 f"callback type {kind} needs a component message (interaction {fi.id})"
             )
-        loop = asyncio.get_running_loop()
         fi.callbacks = [*fi.callbacks, P.clone_json(body)]
-        fi.acked_at = loop.time()
+        fi.acked_at = now()
         fi.ack_seq = call.seq
         meta = {
             "id": str(fi.id),
@@ -1635,7 +1639,7 @@ class FakeDiscord:
             )
         if fi.expired:
             raise _Reply(404, 10015)
-        if asyncio.get_running_loop().time() - fi.dispatched_at > TOKEN_LIFE:
+        if now() - fi.dispatched_at > TOKEN_LIFE:
             raise _Reply(401, 50027)  # an interaction's token lives 15 minutes
         if not fi.callbacks:
             attempted = any(
