@@ -26,6 +26,12 @@ def run(dotenv_path: Path | None = None) -> int:
             "Reinstall the project with: pip install -e .\n"
             "The offline commands still work: python -m bot games | simulate | verify"
         ) from None
+    from bot import event_loop
+
+    try:
+        event_loop.chosen()
+    except (ValueError, ImportError) as exc:
+        raise CliError(f"{exc}.") from None
     login_failure, intents_required, unreachable = _discord_errors()
     try:
         run_bot(

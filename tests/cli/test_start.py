@@ -113,6 +113,21 @@ def test_starts_the_app_with_the_config(
     assert fake_app == [("secret.token.value", "db/a.db", 123)]
 
 
+def test_an_unknown_event_loop_is_a_message(
+    clean_env: Path,
+    cli: Any,
+    fake_app: list[tuple[Any, ...]],
+    monkeypatch: pytest.MonkeyPatch,
+    restore_logging: None,
+) -> None:
+    monkeypatch.setenv("DISCORD_TOKEN", "tok")
+    monkeypatch.setenv("ARENA_EVENT_LOOP", "uv")
+    run = cli()
+    assert run.code != 0
+    assert "ARENA_EVENT_LOOP must be one of uvloop, asyncio" in run.err
+    assert "Traceback" not in run.err and fake_app == []
+
+
 def test_missing_app_module_is_a_message(
     clean_env: Path, cli: Any, monkeypatch: pytest.MonkeyPatch, restore_logging: None
 ) -> None:
