@@ -37,6 +37,10 @@ budget: channel posts and edits per click and per second against the pacing's gl
 budget, and the click rate that budget allows at this mix whatever the CPU (Discord does
 not count interaction answers, it counts channel calls).
 
+The bot runs on the event loop it runs on deployed (uvloop where it is installed, see
+:mod:`bot.event_loop`); ``--loop asyncio`` measures it on asyncio's. Every REST call waits
+one turn of the loop for its answer, as on a network (``FakeDiscord.answers_later``).
+
 With ``--ramp``, steps of ``--ramp-seconds`` come first, the clients thinking less at each
 step (a rising offered rate); the ramp's table ends with the highest achieved rate whose
 click-to-public-result p95 stayed within the goal's second: what the machine sustains.

@@ -619,7 +619,7 @@ class FakeDiscord:
         network: otherwise a coroutine making several calls would run them all, and the
         fake's handling of each, in one callback a deployed bot never runs."""
         #: Opt-in real-time check of Discord's 3-second rule: a first callback
-        #: later than this many loop seconds after dispatch gets 404 10062.
+        #: later than this many seconds after dispatch gets 404 10062.
         self.ack_deadline: float | None = None
         self._expired_ids: set[int] = set()
 
