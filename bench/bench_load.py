@@ -87,6 +87,7 @@ from bot.gm.pacing import (  # noqa: E402
     PaceStats,
     channel_budget,
 )
+from bot.render.cache import IMAGES  # noqa: E402
 from bot.store import Store  # noqa: E402
 from tests.cogs.driver import Driver  # noqa: E402
 from tests.harness import payloads as P  # noqa: E402
@@ -986,6 +987,9 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
     }
     if not isinstance(asyncio.get_running_loop(), asyncio.BaseEventLoop):
         TimedSteps.install(asyncio.get_running_loop())  # before the bot's first task
+    # As in a fresh process: a run before this one in the same process (the tests run the
+    # bench on both loops) would have left every picture of these seeded matches drawn.
+    IMAGES.clear()
     fresh_seed = bot.gm.lobby.new_seed
     thresholds = gc.get_threshold()
     deployed = ArenaBot.long_lived
