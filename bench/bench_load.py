@@ -519,6 +519,7 @@ class LoadDriver(Driver):
         # Discord keeps no history in the bot's process; the fake keeps only what the
         # figures need (each click's calls until it is measured, these times).
         self.fake.keep_history = False
+        self.fake.keep_files = False  # the pictures are Discord's CDN's, not the bot's
         self.fake.on_call = self._seen
         # A call waits for its answer as on a network (the loop runs other work meanwhile).
         self.fake.answers_later = True

@@ -10,16 +10,18 @@ from __future__ import annotations
 
 import gc
 import random
+import tracemalloc
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+import orjson
 import pytest
 
 from cogs.hooks import Hook
 from tests.cogs.driver import Driver
 from tests.cogs.test_full_matches import assert_finished, open_and_fill
 from tests.cogs.test_token_edits import _choose, _pick
-from tests.harness.fake_discord import FakeMessage, PackedInteraction, PackedMessage
+from tests.harness.fake_discord import FakeMessage, PackedInteraction, PackedMessage, kept_json
 
 
 @pytest.fixture
@@ -109,3 +111,51 @@ async def test_a_packed_click_still_takes_a_follow_up_and_its_edit(light: Driver
     assert sent in press.followup_ids
     await hook.edit(d.bot, sent, content="edited")
     assert d.fake.message(sent).content == "edited"
+
+
+async def test_without_files_a_message_describes_its_pictures_without_their_bytes(
+    tmp_path: Path,
+) -> None:
+    """The load benchmark's fake keeps no uploaded bytes: Discord's CDN holds them."""
+    d = Driver(tmp_path)
+    d.fake.keep_history = False
+    d.fake.keep_files = False
+    async with d.running():
+        await open_and_fill(d, "mad-arena", d.users[:4], mode="mad-arena:ultimate-warrior")
+        pictured = [m for m in d.fake.messages.values() if m.attachments]
+        assert pictured and not [m for m in d.fake.messages.values() if m.files]
+        shown = pictured[0].attachments[0]
+        assert shown["size"] > 0 and shown["width"] > 0 and shown["content_type"] == "image/png"
+        with pytest.raises(AssertionError, match="keep_files off"):
+            pictured[0].file_bytes(shown["filename"])
+
+
+async def test_an_edit_replacing_a_picture_drops_the_old_bytes(tmp_path: Path) -> None:
+    """Whatever the history kept, a message holds the bytes of the attachments it shows,
+    as on Discord (the table's picture is replaced at every round)."""
+    d = Driver(tmp_path)
+    async with d.running():
+        mid = await open_and_fill(d, "mad-arena", d.users[:4], mode="mad-arena:ultimate-warrior")
+        assert await d.play_out(mid, random.Random(3)) > 8
+        messages = list(d.fake.messages.values())
+        edited = [m for m in messages if sum(bool(e.get("attachments")) for e in m.edits) > 1]
+        assert edited, "no message had its picture replaced twice"
+        for m in messages:
+            assert set(m.files) == {int(a["id"]) for a in m.attachments}
+            for a in m.attachments:
+                assert len(m.file_bytes(a["filename"])) == a["size"]
+
+
+def test_a_packed_field_holds_the_size_of_its_text() -> None:
+    """orjson's output buffer is 4 kB or more whatever the text (never shrunk): a long load
+    run's fake kept tens of thousands of them. A packed field holds what it says."""
+    value = [{"type": 2, "label": "Attack", "custom_id": "am:1:2:3:4", "style": 1}] * 3
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        kept = [kept_json(value) for _ in range(200)]
+        per_field = (tracemalloc.get_traced_memory()[0] - before) / len(kept)
+    finally:
+        tracemalloc.stop()
+    assert kept[0] == orjson.dumps(value)
+    assert per_field < 2 * len(kept[0]) + 100, per_field
