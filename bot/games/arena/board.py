@@ -72,16 +72,29 @@ def step(h: Hex, direction: str) -> Hex:
     return (h[0] + dq, h[1] + dr)
 
 
+def _neighbours(h: Hex) -> tuple[Hex, ...]:
+    return tuple(n for d in DIRECTIONS if on_board(n := step(h, d)))
+
+
+NEIGHBOURS: dict[Hex, tuple[Hex, ...]] = {h: _neighbours(h) for h in HEXES}
+"""Each hex's neighbours on the board, in :data:`DIRECTIONS`' order. Computed once: the
+path searches below visit tens of thousands of hexes for one fighter's move, and working
+them out each time was most of a move's cost (issue 16: the event loop's work per click)."""
+
+
 def neighbours(h: Hex) -> Iterator[Hex]:
-    for d in DIRECTIONS:
-        n = step(h, d)
-        if on_board(n):
-            yield n
+    """The hexes next to ``h`` on the board, in :data:`DIRECTIONS`' order."""
+    known = NEIGHBOURS.get(h)
+    return iter(known if known is not None else _neighbours(h))
 
 
 def distance(a: Hex, b: Hex) -> int:
     dq, dr = a[0] - b[0], a[1] - b[1]
     return max(abs(dq), abs(dr), abs(dq + dr))
+
+
+DISTANCES: dict[Hex, dict[Hex, int]] = {a: {b: distance(a, b) for b in HEXES} for a in HEXES}
+"""``DISTANCES[a][b]`` is :func:`distance` between two hexes of the board."""
 
 
 def adjacent(a: Hex, b: Hex) -> bool:
@@ -117,7 +130,7 @@ def _longest(h: Hex, depth: int, limit: int, seen: set[Hex]) -> int:
     best = depth
     if best >= limit:
         return best
-    for n in neighbours(h):
+    for n in NEIGHBOURS[h]:
         if n not in seen:
             seen.add(n)
             best = max(best, _longest(n, depth + 1, limit, seen))
@@ -140,7 +153,7 @@ def _extend(h: Hex, length: int, seen: set[Hex], current: list[Hex]) -> Iterator
     if len(current) == length:
         yield list(current)
         return
-    for n in neighbours(h):
+    for n in NEIGHBOURS[h]:
         if n not in seen:
             seen.add(n)
             current.append(n)

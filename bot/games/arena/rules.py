@@ -10,10 +10,10 @@ from bot.engine.events import AnyEvent, RollEvent
 from bot.engine.game import Ctx
 from bot.engine.text import Text
 from bot.games.arena.board import (
+    DISTANCES,
     HEXES,
     Hex,
     adjacent,
-    distance,
     label,
     longest_path,
     neighbours,
@@ -141,9 +141,11 @@ def destinations(state: ArenaState, turn: Turn) -> dict[Hex, list[Hex]]:
         return {}
     blocked = blocked_hexes(state, turn.seat) | set(turn.path)
     best: dict[Hex, tuple[int, list[Hex]]] = {}
+    from_start = DISTANCES[f.pos]
     for p in paths(f.pos, blocked, remaining):
         end = p[-1]
-        bend = sum(distance(h, f.pos) + distance(h, end) for h in p[:-1])
+        to_end = DISTANCES[end]
+        bend = sum(from_start[h] + to_end[h] for h in p[:-1])
         if end not in best or bend < best[end][0]:
             best[end] = (bend, p)
     return {h: best[h][1] for h in HEXES if h in best}

@@ -10,13 +10,17 @@ from bot.engine.dice import DiceState, FairRng
 from bot.games.arena.board import (
     CENTRE,
     CORNERS,
+    DIRECTIONS,
+    DISTANCES,
     HEXES,
+    NEIGHBOURS,
     SEAT_CORNERS,
     distance,
     label,
     longest_path,
     neighbours,
     paths,
+    step,
 )
 from bot.games.arena.game import ArenaGame
 
@@ -113,3 +117,19 @@ def test_the_first_player_draw_is_a_logged_verifiable_roll(n: int) -> None:
     assert state.order[0] == roll.dice[0] - 1
     first = state.fighters[state.order[0]].name
     assert roll.result is not None and first in roll.result.fr and first in roll.result.en
+
+
+def test_the_neighbour_and_distance_tables_are_the_rosette_s() -> None:
+    """Book "Matériel de jeu": 37 hexes in a rosette; the tables the path searches read
+    are each hex's on-board neighbours in the compass order (E, NE, NW, W, SW, SE) and the
+    hex distance, for every hex."""
+    assert set(NEIGHBOURS) == set(HEXES) == set(DISTANCES)
+    for h in HEXES:
+        around = [step(h, d) for d in DIRECTIONS]
+        assert NEIGHBOURS[h] == tuple(n for n in around if n in set(HEXES))
+        assert list(neighbours(h)) == list(NEIGHBOURS[h])
+        assert all(DISTANCES[h][n] == 1 for n in NEIGHBOURS[h])
+        assert sorted(DISTANCES[h].values()).count(1) == len(NEIGHBOURS[h])
+        for other in HEXES:
+            assert DISTANCES[h][other] == distance(h, other) == DISTANCES[other][h]
+    assert len(NEIGHBOURS[CENTRE]) == 6 and all(len(NEIGHBOURS[c]) == 3 for c in CORNERS)
