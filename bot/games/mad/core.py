@@ -84,7 +84,8 @@ class Board:
         return sq % self.cols
 
     def name(self, sq: int) -> str:
-        return f"{'abcdef'[sq % self.cols]}{sq // self.cols + 1}"
+        """``a1`` for square 0: the column's letter and the row's number."""
+        return _square_names(self.cols, self.rows)[sq]
 
     def square(self, name: str) -> int | None:
         name = name.strip().lower()
@@ -94,6 +95,13 @@ class Board:
         if not 0 <= row < self.rows:
             return None
         return row * self.cols + "abcdef".index(name[0])
+
+
+@cache
+def _square_names(cols: int, rows: int) -> tuple[str, ...]:
+    """Every square's name on a ``rows`` x ``cols`` board, by square (spelt once: a
+    turn's options name squares a hundred times per decision)."""
+    return tuple(f"{'abcdef'[sq % cols]}{sq // cols + 1}" for sq in range(rows * cols))
 
 
 # The printed starting positions, red's rows from its back row (row 1) forward.

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from bot.games.mad.core import KINDS, MOVE, PASS, PERM, Board, Position, Turn, occupancy
+from bot.games.mad.core import KINDS, MOVE, PASS, PERM, Board, Position, Turn
 
 _CODE = re.compile(r"[12]{3}")
 _SQUARE = re.compile(r"[a-f][1-9]")
@@ -33,7 +33,7 @@ def turn_text(b: Board, pos: Position, t: Turn) -> str:
         return "pass"
     if t[0] == MOVE:
         _, ship, src, dst, bonus = t
-        capture = occupancy(b, pos)[dst] != -1
+        capture = dst in pos  # a ship stands there (an exiled one is on no square)
         s = f"{b.name(src)}{'x' if capture else '-'}{b.name(dst)}"
         if bonus is not None:
             s += "+" + teleport_text(bonus)

@@ -385,3 +385,15 @@ def test_positioning_turn_is_on_by_default() -> None:
     st = GAME.setup(_seats(), "duel", {}, _ctx())
     assert st.positioning and "pass" in ids(st)
     assert not any("-" in i or "x" in i[2:3] for i in ids(st))
+
+
+@pytest.mark.parametrize("board_id", ["6x4", "5x5"])
+def test_squares_are_named_by_column_letter_and_row_number(board_id: str) -> None:
+    """The notation (RULES.md "Notation": a column letter and a row number) names every
+    square once, and reads each name back to its square."""
+    b = board(board_id)
+    names = [b.name(sq) for sq in range(b.size)]
+    assert names[0] == "a1" and names[b.cols - 1] == "abcdef"[b.cols - 1] + "1"
+    assert names[-1] == "abcdef"[b.cols - 1] + str(b.rows)
+    assert len(set(names)) == b.size
+    assert [b.square(n) for n in names] == list(range(b.size))
