@@ -107,6 +107,8 @@ CLICK_TIMEOUT = 60.0
 """Seconds one click's handling may take before the client gives up waiting for it."""
 IDLE_TASKS = runner.DEFAULT_IGNORED_TASK_PREFIXES
 """Tasks that wait forever by design, as the harness's settling knows them."""
+LAG_WINDOW = 30.0
+"""Seconds per window of the loop lag's p99 as the run ages (the report's own row)."""
 
 GOALS = {
     "clicks_per_s": ">= 150",
@@ -151,6 +153,8 @@ class Heartbeat:
     def __init__(self, every: float = 0.005) -> None:
         self.every = every
         self.lags: list[float] = []
+        self.times: list[float] = []
+        """When each sample's sleep began (``time.perf_counter``), for :meth:`windows`."""
         self._task: asyncio.Task[None] | None = None
 
     async def _run(self) -> None:
@@ -161,9 +165,23 @@ class Heartbeat:
             start = clock()
             await asyncio.sleep(self.every)
             self.lags.append(max(0.0, clock() - start - self.every))
+            self.times.append(start)
+
+    def windows(self, width: float) -> list[float]:
+        """The lag p99 of each ``width`` seconds since the first sample, a last shorter
+        window left out: whether the lag grows as a run ages (a leak, a cache filling) or
+        only swings with the machine."""
+        if not self.times:
+            return []
+        first, by_window = self.times[0], defaultdict(list)
+        for at, lag in zip(self.times, self.lags, strict=True):
+            by_window[int((at - first) // width)].append(lag)
+        full = int((self.times[-1] - first) // width)
+        return [pct(by_window[k], 99) for k in range(full)]
 
     def start(self) -> None:
         self.lags = []
+        self.times = []
         self._task = asyncio.create_task(self._run(), name="bench-heartbeat")
 
     async def stop(self) -> list[float]:
@@ -870,6 +888,7 @@ async def measure(
     collected0 = dict(collector.stats.collections) if collector is not None else {}
     found0 = collector.stats.found if collector is not None else 0
     collecting0 = collector.stats.seconds if collector is not None else 0.0
+    rss0 = rss_bytes()
     with GcPauses() as pauses, HarnessClock() as harness, SlowCallbacks() as slow:
         beat.start()
         cpu0 = cpu_seconds()
@@ -889,6 +908,7 @@ async def measure(
         ai_cpu = cpu_by_pid(ai_pids | pool_pids(thinking._pool)) - ai0
         draw_cpu = cpu_by_pid(draw_pids | pool_pids(drawing._pool)) - draw0
         lags = await beat.stop()
+    rss_growth = rss_bytes() - rss0
     d.measuring = False
     d.resolve_held()
     d.think = 0.0
@@ -917,6 +937,8 @@ async def measure(
         first_p95_s=pct(s.firsts, 95),
         lag_p99_ms=1000 * pct(lags, 99),
         lag_worst_ms=1000 * max(lags, default=0.0),
+        lag_p99_by_window_ms=[1000 * lag for lag in beat.windows(LAG_WINDOW)],
+        rss_growth_mb_per_min=rss_growth / 2**20 / (wall / 60),
         full_gcs=len(pauses.pauses),
         full_gc_worst_ms=1000 * max(pauses.pauses, default=0.0),
         young_gcs=len(pauses.young),
@@ -1170,6 +1192,18 @@ def report(fig: dict[str, Any]) -> str:
             GOALS["lag_p99_ms"],
             verdict(fig["lag_p99_ms"] <= 20),
         ),
+        *(
+            [
+                (
+                    f"event-loop lag p99 by {LAG_WINDOW:.0f} s window",
+                    ", ".join(f"{ms:.1f}" for ms in fig["lag_p99_by_window_ms"]) + " ms",
+                    "",
+                    "",
+                )
+            ]
+            if len(fig.get("lag_p99_by_window_ms", [])) > 1
+            else []
+        ),
         (
             "event-loop busy running callbacks (of which the load clients' own steps)",
             f"{100 * fig['loop_busy']:.0f}% ({100 * fig['loop_clients_busy']:.0f}%)",
@@ -1210,6 +1244,12 @@ def report(fig: dict[str, Any]) -> str:
         (
             "RSS growth over boot per idle match (bot start-up included)",
             f"{fig['rss_per_idle_kb']:.1f} kB",
+            "",
+            "",
+        ),
+        (
+            "RSS growth while measuring (the bot with the fake Discord and the clients)",
+            f"{fig['rss_growth_mb_per_min']:.1f} MB a minute",
             "",
             "",
         ),

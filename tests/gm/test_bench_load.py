@@ -59,6 +59,8 @@ async def _a_small_run(bench: ModuleType, loop: str) -> None:
     assert 0 < fig["result_p50_s"] <= fig["result_p95_s"] <= fig["result_p99_s"] < 60
     assert 0 < fig["first_p50_s"] <= fig["result_p50_s"]
     assert 0 <= fig["lag_p99_ms"] <= fig["lag_worst_ms"]
+    assert fig["lag_p99_by_window_ms"] == []  # a 4 s run has no full 30 s window
+    assert isinstance(fig["rss_growth_mb_per_min"], float)  # the process's memory meanwhile
     # Every loop callback was timed (issue 16 item 5), the longest named.
     assert fig["callbacks"] > fig["clicks"] and 0 <= fig["callbacks_over_50ms"] < fig["callbacks"]
     assert 0 <= fig["callbacks_over_50ms_cpu"] <= fig["callbacks_over_50ms"]
@@ -107,6 +109,7 @@ async def _a_small_run(bench: ModuleType, loop: str) -> None:
         "CPU per click",
         "clicks/s that budget allows",
         "memory per live mad-arena match",
+        "RSS growth while measuring",
         "bot process (fake Discord, load clients) / AI workers / drawing workers",
         "| think (mean) | clicks/s | channel calls/s | result p50 / p95 | own change p95 |",
         # Either "Sustained with..." or "No step of the ramp kept..." (a loaded machine).
@@ -130,6 +133,21 @@ def test_idle_matches_cover_every_game_and_level(bench: ModuleType) -> None:
 def test_percentile_is_nearest_rank(bench: ModuleType) -> None:
     assert bench.pct([float(v) for v in range(1, 101)], 95) == 95.0
     assert bench.pct([], 99) == 0.0
+
+
+def test_the_lag_by_window_shows_a_run_growing_older(bench: ModuleType) -> None:
+    """Each full window's p99 in order, the last partial window left out: a lag that
+    grows with the run's age shows as rising windows, not as one p99."""
+    beat = bench.Heartbeat()
+    assert beat.windows(30.0) == []
+    for i in range(250):  # 25 s of samples every 0.1 s: two full 10 s windows
+        beat.times.append(100.0 + i / 10)
+        beat.lags.append(0.001 if i < 100 else (0.002 if i < 200 else 0.5))
+    assert beat.windows(10.0) == [0.001, 0.002]
+    beat.lags[150] = 0.05  # one sample over the p99 of a hundred: the p99 is the next
+    assert beat.windows(10.0) == [0.001, 0.002]
+    beat.lags[151] = 0.04
+    assert beat.windows(10.0) == [0.001, 0.04]
 
 
 @pytest.mark.parametrize("loop", event_loop.LOOPS)
