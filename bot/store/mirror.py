@@ -22,6 +22,7 @@ import contextlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
+from bot.store.counts import WriteCounts
 from bot.store.records import OutboxItem
 
 
@@ -49,7 +50,7 @@ class OutboxMirror:
         self.enabled = enabled
         self._limit = limit
         self._rows: dict[int, list[OutboxItem]] = {}
-        self._writes: dict[int, int] = {}
+        self._writes: WriteCounts[int] = WriteCounts()
         """Writes begun and ended per match: a read is kept only if this did not move."""
         self.hits = 0
         """Reads answered from the copy (diagnostics and tests)."""
@@ -65,13 +66,13 @@ class OutboxMirror:
 
     def stamp(self, match_id: int) -> int:
         """Taken before a read of the database, given back to :meth:`keep`."""
-        return self._writes.get(match_id, 0)
+        return self._writes.stamp(match_id)
 
     def keep(self, match_id: int, stamp: int, rows: list[OutboxItem], complete: bool) -> None:
         """What a read found (``rows`` in id order, as the read sorts them), if it found
         every undelivered row (``complete``) and no write of the match began or ended
         since ``stamp``."""
-        if not self.enabled or not complete or self._writes.get(match_id, 0) != stamp:
+        if not self.enabled or not complete or self._writes.moved(match_id, stamp):
             return
         self._rows.pop(match_id, None)
         self._rows[match_id] = list(rows)
@@ -83,11 +84,10 @@ class OutboxMirror:
         """Around a write of the match's outbox rows; the writer calls
         :meth:`MirrorWrite.succeeded` once its statements are in the database."""
         write = MirrorWrite()
-        self._writes[match_id] = self._writes.get(match_id, 0) + 1
         try:
-            yield write
+            with self._writes.counting(match_id):
+                yield write
         finally:
-            self._writes[match_id] = self._writes.get(match_id, 0) + 1
             rows = self._rows.get(match_id)
             if rows is not None:
                 if not write.done:
@@ -109,5 +109,5 @@ class OutboxMirror:
 
     def drop(self, match_id: int) -> None:
         """Forget the match altogether (deleted: nothing reads it again)."""
-        self._writes.pop(match_id, None)
+        self._writes.drop(match_id)
         self._rows.pop(match_id, None)

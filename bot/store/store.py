@@ -46,6 +46,7 @@ from bot.store.backend import (
     Tx,
     is_postgres_url,
 )
+from bot.store.counts import WriteCounts
 from bot.store.mirror import OutboxMirror
 from bot.store.records import (
     ACTIVE_STATUSES,
@@ -177,21 +178,21 @@ class _ReadCache(Generic[K, V]):
     def __init__(self, enabled: bool, limit: int = 5000) -> None:
         self.enabled = enabled
         self._limit = limit
-        self._writes: dict[K, int] = {}
+        self._writes: WriteCounts[K] = WriteCounts()
         self._values: dict[K, tuple[int, V]] = {}
 
     def stamp(self, key: K) -> int:
         """Taken before a read, given back to :meth:`keep`."""
-        return self._writes.get(key, 0)
+        return self._writes.stamp(key)
 
     def get(self, key: K) -> V | None:
         """The value read last, if no write of ``key`` began since (None: read it)."""
         hit = self._values.get(key) if self.enabled else None
-        return hit[1] if hit is not None and hit[0] == self._writes.get(key, 0) else None
+        return hit[1] if hit is not None and not self._writes.moved(key, hit[0]) else None
 
     def keep(self, key: K, stamp: int, value: V) -> None:
         """``value``, read from ``stamp`` on, unless a write of ``key`` began or ended since."""
-        if not self.enabled or self._writes.get(key, 0) != stamp:
+        if not self.enabled or self._writes.moved(key, stamp):
             return
         self._values.pop(key, None)
         self._values[key] = (stamp, value)
@@ -201,15 +202,15 @@ class _ReadCache(Generic[K, V]):
     @contextlib.contextmanager
     def writing(self, *keys: K) -> Iterator[None]:
         """Around a write of ``keys``: counted before and after it."""
-        for key in keys:
-            self._writes[key] = self._writes.get(key, 0) + 1
-            self._values.pop(key, None)
-        try:
-            yield
-        finally:
+        with contextlib.ExitStack() as counted:
             for key in keys:
-                self._writes[key] = self._writes.get(key, 0) + 1
+                counted.enter_context(self._writes.counting(key))
                 self._values.pop(key, None)
+            try:
+                yield
+            finally:
+                for key in keys:
+                    self._values.pop(key, None)
 
     @contextlib.contextmanager
     def writing_through(self, key: K, change: Callable[[V], None]) -> Iterator[None]:
@@ -217,7 +218,7 @@ class _ReadCache(Generic[K, V]):
         the value kept before it (if any) is kept again with ``change`` applied, unless
         another write of ``key`` began or ended meanwhile (then it is read again)."""
         before = self.get(key)
-        start = self._writes.get(key, 0)
+        start = self._writes.stamp(key)
         with self.writing(key):
             yield
         if before is not None:
@@ -226,7 +227,7 @@ class _ReadCache(Generic[K, V]):
 
     def drop(self, key: K) -> None:
         """Forget ``key`` altogether (its match was deleted: nothing reads it again)."""
-        self._writes.pop(key, None)
+        self._writes.drop(key)
         self._values.pop(key, None)
 
 
