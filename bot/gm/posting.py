@@ -109,6 +109,11 @@ def _view_key(match: Match, lang: str) -> str:
     return hashlib.sha1(raw, usedforsecurity=False).hexdigest()
 
 
+TABLE_PNGS_SLACK = 32
+"""Boards of matches no longer in memory kept at most, before they are dropped at once
+(a match's last board serves its summary right after it ends)."""
+
+
 @dataclass
 class Out:
     """One planned public post or edit, before it is stored in the outbox."""
@@ -157,9 +162,11 @@ class PostingMixin(Base):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._table_pngs: dict[int, tuple[str, bytes]] = {}
+        """The last public board drawn per match in memory (view key, PNG): a summary and
+        the next table show the same state without drawing it twice. Only for the matches
+        in memory (:meth:`_keep_table_png`): kept for every match ever played, it grew a
+        long-lived bot by one picture (50-400 kB) per match."""
         self._dm_later: dict[int, set[str]] = {}
-        """The last public board drawn per match (view key, PNG): a summary and the next
-        table show the same state without drawing it twice."""
         self.pacer: Pacer | None = default_pacer(self.clock)
         """The pacing of channel calls (None: every row goes at once). Real time only by
         default; a test or benchmark sets its own (:func:`bot.gm.pacing.default_pacer`)."""
@@ -236,9 +243,17 @@ class PostingMixin(Base):
             data = await self._render(match, live.lang)
             if data is None:
                 return None
-            self._table_pngs[live.mid] = (key, data)
+            self._keep_table_png(live.mid, key, data)
         live.table_view = key
         return Image(name, data)
+
+    def _keep_table_png(self, mid: int, key: str, data: bytes) -> None:
+        """Keep match ``mid``'s latest board; the boards of matches no longer in memory
+        (finished, or idle and let go) are dropped once they outnumber the slack."""
+        self._table_pngs[mid] = (key, data)
+        if len(self._table_pngs) > len(self._live) + TABLE_PNGS_SLACK:
+            for gone in [m for m in self._table_pngs if m not in self._live and m != mid]:
+                del self._table_pngs[gone]
 
     async def _close_period(self, plan: Plan) -> None:
         """The period's table becomes its summary (final image, complete public log, no

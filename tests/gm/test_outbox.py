@@ -459,3 +459,25 @@ def test_an_image_read_back_soon_is_not_decoded_again() -> None:
     for i in range(publisher.DECODED_KEPT + 5):
         msg_to_json(Msg(files=[Attachment("b.png", i.to_bytes(4, "big"))]))
     assert len(publisher._DECODED) == publisher.DECODED_KEPT
+
+
+async def test_only_the_boards_of_matches_in_memory_are_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The last board drawn per match serves its summary; once the match is over and
+    let go, its picture goes too (a long-lived bot kept one per match ever played)."""
+    monkeypatch.setattr("bot.gm.posting.TABLE_PNGS_SLACK", 2)
+    store = await Store.open(tmp_path / "boards.sqlite3")
+    try:
+        gm = GameMaster(store, Channel(), ManualClock())
+        in_memory = {1: object(), 2: object()}
+        gm._live = in_memory  # type: ignore[assignment]  # only which matches are in memory
+        gm._keep_table_png(1, "k1", b"one")
+        gm._keep_table_png(2, "k2", b"two")
+        for mid in range(10, 40):  # matches played to their end and let go, one by one
+            gm._keep_table_png(mid, f"k{mid}", b"png")
+            assert len(gm._table_pngs) <= len(in_memory) + 2 + 1
+            assert gm._table_pngs[mid] == (f"k{mid}", b"png")  # its summary's picture
+        assert gm._table_pngs[1] == ("k1", b"one") and gm._table_pngs[2] == ("k2", b"two")
+    finally:
+        await store.close()
