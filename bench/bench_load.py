@@ -324,7 +324,7 @@ class SlowCallbacks:
         callback = handle._callback  # type: ignore[attr-defined]
         owner = getattr(callback, "__self__", None)
         if isinstance(owner, asyncio.Task):
-            return getattr(owner.get_coro(), "__qualname__", "task")
+            return _coro_name(owner.get_coro())
         return getattr(callback, "__qualname__", type(callback).__name__)
 
 
