@@ -85,6 +85,47 @@ async def test_every_arena_level_thinks_in_the_pool_as_in_a_thread(level: str) -
     assert compared >= 6
 
 
+SLOW_LEVELS = [
+    ("mad-arena", "hard", 5, 40),
+    ("madsteam", "hard", 3, 60),
+    ("madsteam", "medium", 3, 60),
+]
+"""Levels whose decisions take milliseconds at their tails (15-22 ms at the 95th percentile
+and above on a slow moment of the 2-core machine: ``bot/games/mad_arena/ai_levels.py``,
+``bot/games/madsteam/game.py``), with the players and decisions each test compares."""
+
+
+@pytest.mark.parametrize(("game", "level", "players", "steps"), SLOW_LEVELS)
+async def test_slow_levels_think_in_the_pool_as_in_a_thread(
+    game: str, level: str, players: int, steps: int
+) -> None:
+    """Every decision of a match's opening (secret cards, moves, allocations, repairs) is
+    answered in the pool with the thread's answer for the same seed."""
+    seats = [SeatSpec(name=f"P{k}", ai=True, ai_level=level) for k in range(players)]
+    m = Match.create(game, seats, seed=f"think-{game}-{level}")
+    compared = 0
+    for _ in range(steps):
+        if m.over:
+            break
+        for d in m.pending():
+            assert thinking.needs_process(m.game.info.ai_levels, level, m.options)
+            assert await thinking.think(m, d) is not None, "thought in a process"
+            choice = await thinking.ai_choice(m, d)
+            assert choice == m.ai_choice(d)
+            compared += 1
+        m.apply(choice)
+    assert compared >= steps
+
+
+@pytest.mark.parametrize(
+    ("game", "level"), [("mad-arena", "medium"), ("mad-arena", "easy"), ("madsteam", "easy")]
+)
+def test_quick_levels_of_the_other_games_think_in_a_thread(game: str, level: str) -> None:
+    """At most a few milliseconds a decision: a thread costs less than sending the state."""
+    m = Match.create(game, [SeatSpec(name=f"P{k}", ai=True, ai_level=level) for k in range(4)], 1)
+    assert not thinking.needs_process(m.game.info.ai_levels, level, m.options)
+
+
 async def test_quick_levels_stay_in_a_thread() -> None:
     m = mad_match("easy", "think-3", 2)
     d = m.pending()[0]

@@ -86,6 +86,10 @@ class Madsteam(Game[MSState, MSView]):
                 key="points", symbol="⭐", names=Text(fr="points de survie", en="survival points")
             ),
         ],
+        # hard and medium weigh every move against the shelter's needs: 0.8-0.9 ms of CPU a
+        # decision at the median but 15-16 ms at the 95th percentile (up to 22), on a slow
+        # moment of the 2-core machine (easy: at most 1.4 ms); so they think in a worker
+        # process, off the interpreter lock the event loop needs (issue 16 item 2).
         ai_levels=[
             standard_level(
                 id="hard",
@@ -94,6 +98,7 @@ class Madsteam(Game[MSState, MSView]):
                     "les réparations et les événements.",
                     en="Plans its heroes, food, recruiting up to its comfort, repairs and events.",
                 ),
+                process=True,
             ),
             standard_level(
                 id="medium",
@@ -101,6 +106,7 @@ class Madsteam(Game[MSState, MSView]):
                     fr="Pèse chaque coup selon les besoins de l'abri, recrute prudemment.",
                     en="Weighs each move by the shelter's needs, recruits cautiously.",
                 ),
+                process=True,
             ),
             standard_level(
                 id="easy",
