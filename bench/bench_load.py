@@ -142,8 +142,12 @@ ACTIVE_SETUPS = (
 
 def levels(game: str, quick_only: bool = False) -> list[str]:
     """The game's AI levels; ``quick_only``: those that do not think in a worker process
-    (MAD's medium and hard search for about 0.1 s of CPU per move, compiled)."""
-    return [lv.id for lv in get_game(game).info.ai_levels if not (quick_only and lv.process)]
+    (MAD's medium and hard search for about 0.1 s of CPU per move, compiled), or, for a
+    game whose every level does (Arena!), its last listed, the simplest."""
+    every = get_game(game).info.ai_levels
+    if not quick_only:
+        return [lv.id for lv in every]
+    return [lv.id for lv in every if not lv.process] or [every[-1].id]
 
 
 # --- the event loop's lag --------------------------------------------------------------
@@ -1257,7 +1261,11 @@ def report(fig: dict[str, Any]) -> str:
     lines = [
         f"## Load: {fig['live_now']} live matches, {fig['active']} active, "
         f"{fig['wall_s']:.0f} s, think {fig['think']:.2f} s"
-        + (", active matches without MAD's searching levels" if fig["quick_ai"] else "")
+        + (
+            ", active matches without the AI levels thinking in processes"
+            if fig["quick_ai"]
+            else ""
+        )
         + (
             f", Discord's global limit raised to {fig['discord_rate']} requests/s"
             if fig.get("discord_rate", DISCORD_RATE) != DISCORD_RATE
@@ -1315,8 +1323,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--quick-ai",
         action="store_true",
-        help="active matches without the AI levels that search in worker processes (MAD "
-        "medium and hard: about 0.1 s of CPU per move), to measure the bot itself",
+        help="active matches without the AI levels that think in worker processes (MAD "
+        "medium and hard search about 0.1 s of CPU per move; Arena!, whose every level "
+        "does, plays its easy one), to measure the bot itself",
     )
     parser.add_argument(
         "--discord-rate",

@@ -130,6 +130,16 @@ def test_idle_matches_cover_every_game_and_level(bench: ModuleType) -> None:
     assert all(seats[0] is None for _, _, seats in specs)  # one human seat each
 
 
+def test_quick_ai_keeps_a_level_for_every_game(bench: ModuleType) -> None:
+    """``--quick-ai`` leaves out the levels thinking in processes; Arena!, whose every level
+    does, keeps its simplest (an empty list made the active matches' set-up divide by 0)."""
+    for game in bench.GAMES:
+        quick = bench.levels(game, quick_only=True)
+        assert quick and set(quick) <= set(bench.levels(game)), game
+    assert bench.levels("arena", quick_only=True) == ["easy"]
+    assert "hard" not in bench.levels("mad", quick_only=True)
+
+
 def test_percentile_is_nearest_rank(bench: ModuleType) -> None:
     assert bench.pct([float(v) for v in range(1, 101)], 95) == 95.0
     assert bench.pct([], 99) == 0.0
