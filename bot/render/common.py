@@ -19,7 +19,7 @@ from typing import Any, TypeVar, cast
 
 from PIL import Image, ImageDraw, ImageFont
 
-from bot.render.palette import PaletteDraw
+from bot.render.palette import PaletteDraw, forget_tiles
 
 ROOT = Path(__file__).resolve().parents[2]
 FONT_DIR = ROOT / "images" / "fonts"
@@ -79,6 +79,7 @@ def clear_drawing_caches() -> None:
     """Forget every cached piece, so the next picture draws (and measures) everything."""
     for clear in _CLEARS:
         clear()
+    forget_tiles()
 
 
 @lru_cache(maxsize=64)

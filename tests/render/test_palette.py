@@ -211,3 +211,69 @@ def test_a_picture_is_freed_as_soon_as_it_is_dropped() -> None:
         assert gone() is None
     finally:
         gc.enable()
+
+
+def _rgb_of(img: Image.Image) -> bytes:
+    return img.convert("RGB").tobytes()
+
+
+def test_a_kept_line_takes_each_pictures_own_entries() -> None:
+    """A painted line is kept by its mask and the entries it is painted in (issue 16 item
+    3): on a picture whose palette grew otherwise it is painted anew, so every picture
+    shows what it would without the kept lines."""
+
+    def draw(first: tuple[int, int, int] | None) -> Image.Image:
+        img, d = palette_canvas(300, 60, PANEL)
+        if first is not None:
+            d.rectangle((250, 0, 299, 59), fill=first)  # an entry taken before the text's
+        put_text(d, (10, 30), "Gong 3/8", 30, INK, True, "lm")
+        return img
+
+    clear_drawing_caches()
+    fresh = [_rgb_of(draw(None)), _rgb_of(draw((150, 30, 30)))]
+    clear_drawing_caches()
+    plain, shifted = draw(None), draw((150, 30, 30))
+    assert [_rgb_of(plain), _rgb_of(shifted)] == fresh
+    assert plain.tobytes()[: 300 * 30] != shifted.tobytes()[: 300 * 30]  # other entries
+    again = draw(None)
+    assert again.tobytes() == plain.tobytes() and len(palette._TILES) == 2
+
+
+def test_the_kept_lines_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    clear_drawing_caches()
+    monkeypatch.setattr(palette, "TILES_KEPT", 3)
+    img, d = palette_canvas(400, 40, PANEL)
+    for n in range(6):
+        put_text(d, (10 + 60 * n, 20), str(n), 20, INK, False, "lm")
+    assert len(palette._TILES) == 3
+    clear_drawing_caches()
+    assert not palette._TILES
+
+
+def test_a_kept_piece_is_pasted_in_each_pictures_own_entries() -> None:
+    """A piece keeps the colours its mask lets through and its pixels in a picture's
+    entries (issue 16 item 3): pasted on pictures whose palettes grew otherwise, each gets
+    its own entries and the same colours as a piece read anew."""
+    clear = (255, 0, 255)
+    piece, pdraw = palette_canvas(20, 20, clear)
+    pdraw.ellipse((2, 2, 17, 17), fill=(0, 120, 255), outline=(250, 250, 250))
+    mask = opaque(piece, clear)
+
+    def board(first: tuple[int, int, int] | None) -> Image.Image:
+        img, draw = palette_canvas(40, 30, (30, 30, 30))
+        if first is not None:
+            draw.rectangle((30, 0, 39, 29), fill=first)
+        paste_piece(img, piece, (5, 5), mask)
+        return img
+
+    boards = [board(None), board((0, 120, 255)), board((9, 9, 9)), board(None)]
+    assert len(palette._Pastes.of(piece, mask).kept) == 3  # one per palette's growth
+    for img in boards:
+        fresh = img.copy()
+        fresh.paste(0, (5, 5, 25, 25))  # the background entry under the piece
+        setattr(piece, "_pastes", None)  # noqa: B010 (read the piece anew)
+        paste_piece(fresh, piece, (5, 5), mask)
+        assert _rgb_of(fresh) == _rgb_of(img)
+    assert boards[0].tobytes() == boards[3].tobytes() != boards[1].tobytes()
+    other_mask = Image.new("L", (20, 20), 255)  # another mask: the piece is read again
+    assert palette._Pastes.of(piece, other_mask).mask is other_mask
