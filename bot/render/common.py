@@ -82,10 +82,45 @@ def clear_drawing_caches() -> None:
     forget_tiles()
 
 
+LENGTHS_KEPT = 4096
+"""Measured lines kept per font (:class:`MeasuredFont`), all forgotten when full."""
+
+
+class MeasuredFont(ImageFont.FreeTypeFont):
+    """A bundled font that keeps the lengths of the lines it measured: renderers measure
+    the same names, numbers and labels to fit them in every picture (17,424 measures in
+    a load run's 3,221 drawings, 1,330 of them different: 5% of the drawing's CPU, issue
+    16 item 3). The same lengths as Pillow's; a measure with a direction, features or a
+    language is Pillow's each time."""
+
+    def __init__(self, path: str, size: int) -> None:
+        super().__init__(path, size)
+        self._lengths: dict[tuple[str | bytes, str], float] = {}
+
+    def getlength(
+        self,
+        text: str | bytes,
+        mode: str = "",
+        direction: str | None = None,
+        features: list[str] | None = None,
+        language: str | None = None,
+    ) -> float:
+        if direction is not None or features is not None or language is not None:
+            return super().getlength(text, mode, direction, features, language)
+        key = (text, mode)
+        length = self._lengths.get(key)
+        if length is None:
+            length = super().getlength(text, mode)
+            if len(self._lengths) >= LENGTHS_KEPT:
+                self._lengths.clear()
+            self._lengths[key] = length
+        return length
+
+
 @lru_cache(maxsize=64)
 def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
     name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
-    return ImageFont.truetype(str(FONT_DIR / name), size)
+    return MeasuredFont(str(FONT_DIR / name), size)
 
 
 TEXT_MASKS = 1024
