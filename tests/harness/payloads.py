@@ -13,6 +13,7 @@ test produces the same ids on every run.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import itertools
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -98,8 +99,10 @@ class Snowflakes:
 snowflake = Snowflakes()
 
 
+@functools.lru_cache(maxsize=8192)
 def snowflake_time(snow: int) -> str:
-    """ISO-8601 timestamp Discord would print for this snowflake."""
+    """ISO-8601 timestamp Discord would print for this snowflake (kept: a message is
+    serialised on every edit and read, 1% of the load bench's event loop)."""
     ms = (int(snow) >> 22) + DISCORD_EPOCH_MS
     when = dt.datetime.fromtimestamp(ms / 1000, tz=dt.UTC)
     return when.isoformat()
