@@ -80,6 +80,7 @@ def clear_drawing_caches() -> None:
     for clear in _CLEARS:
         clear()
     forget_tiles()
+    font.cache_clear()  # and the lengths the fonts measured
 
 
 LENGTHS_KEPT = 4096
@@ -96,6 +97,11 @@ class MeasuredFont(ImageFont.FreeTypeFont):
     def __init__(self, path: str, size: int) -> None:
         super().__init__(path, size)
         self._lengths: dict[tuple[str | bytes, str], float] = {}
+
+    def __setstate__(self, state: list[Any]) -> None:
+        """Unpickled (Pillow's ``__setstate__`` runs its own ``__init__`` only)."""
+        super().__setstate__(state)
+        self._lengths = {}
 
     def getlength(
         self,

@@ -4,6 +4,8 @@ bounded."""
 
 from __future__ import annotations
 
+import pickle
+
 import pytest
 from PIL import Image, ImageDraw, ImageFont
 
@@ -51,3 +53,17 @@ def test_the_kept_lengths_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     for n in range(7):
         kept.getlength(str(n))
     assert 1 <= len(kept._lengths) <= 3
+
+
+def test_a_measured_font_pickles() -> None:
+    """A font sent to another process (pickled) still measures, and keeps its lengths."""
+    kept = pickle.loads(pickle.dumps(font(22, True)))
+    assert isinstance(kept, MeasuredFont)
+    assert kept.getlength("Gong") == ImageFont.truetype(kept.path, 22).getlength("Gong")
+    assert kept._lengths
+
+
+def test_clearing_the_drawing_caches_forgets_the_lengths() -> None:
+    font(18).getlength("Gong")
+    common.clear_drawing_caches()
+    assert not font(18)._lengths  # type: ignore[attr-defined]
