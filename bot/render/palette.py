@@ -170,8 +170,8 @@ class PaletteDraw(ImageDraw.ImageDraw):
 TILES_KEPT = 2048
 """Painted lines kept (:func:`_tile`): every game's names, numbers and titles in the few
 shades they are painted over. Replaying a load run's 3,221 drawings, 2,048 let 78% of
-the lines be reused (1,024: 69%, 4,096: 83%) and hold 5.4 MB of tiles and as much of
-their masks at most per drawing process."""
+the lines be reused (1,024: 69%, 4,096: 83%); full, they held 5.4 MB of tiles and as
+much of their masks (the lines are at most a picture wide)."""
 _TILES: dict[tuple[bytes, tuple[int, int], bytes], Image.Image] = {}
 _KEEP_LOCK = threading.Lock()
 """Guards evictions from the kept tiles and pieces (pictures are drawn in threads in
