@@ -236,18 +236,16 @@ def test_a_kept_line_takes_each_pictures_own_entries() -> None:
     assert [_rgb_of(plain), _rgb_of(shifted)] == fresh
     assert plain.tobytes()[: 300 * 30] != shifted.tobytes()[: 300 * 30]  # other entries
     again = draw(None)
-    assert again.tobytes() == plain.tobytes() and len(palette._TILES) == 2
+    assert again.tobytes() == plain.tobytes() and palette._tile.cache_info().currsize == 2
 
 
-def test_the_kept_lines_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_kept_lines_are_bounded() -> None:
     clear_drawing_caches()
-    monkeypatch.setattr(palette, "TILES_KEPT", 3)
-    img, d = palette_canvas(400, 40, PANEL)
-    for n in range(6):
-        put_text(d, (10 + 60 * n, 20), str(n), 20, INK, False, "lm")
-    assert len(palette._TILES) == 3
+    for n in range(palette.TILES_KEPT + 5):
+        palette._tile(n.to_bytes(2, "big"), (2, 1), bytes(range(SIZE)))
+    assert palette._tile.cache_info().currsize == palette.TILES_KEPT
     clear_drawing_caches()
-    assert not palette._TILES
+    assert palette._tile.cache_info().currsize == 0
 
 
 def test_a_kept_piece_is_pasted_in_each_pictures_own_entries() -> None:
