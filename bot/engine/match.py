@@ -86,6 +86,10 @@ class Match:
         self.version = version
         self.choices: list[Choice] = choices or []
         self.events: list[AnyEvent] = events or []
+        self.whole_history = False
+        """``events`` hold every event since setup (a match made by :meth:`create`, then
+        only applied to), so its log needs no replay; a match loaded from a snapshot holds
+        only the events since the load."""
         self._pending: list[Decision] | None = None
         self.pending_since: dict[str, int] = pending_since or {}
         self._refresh_pending()
@@ -118,7 +122,9 @@ class Match:
         dice = DiceState(seed=normalise_seed(seed))
         ctx = Ctx(FairRng(dice))
         state = game.setup(list(seats), mode_info.id, opts, ctx)
-        return cls(game, mode_info.id, opts, list(seats), dice, state, events=list(ctx.events))
+        match = cls(game, mode_info.id, opts, list(seats), dice, state, events=list(ctx.events))
+        match.whole_history = True
+        return match
 
     @classmethod
     def replay(

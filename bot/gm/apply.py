@@ -112,6 +112,7 @@ class ApplyMixin(EndingMixin):
         if match.over:
             live.deadlines.clear()
             self._live.pop(live.mid, None)
+            self._keep_ended(live)
         await self._flush(live.mid)
         await self._after_commit(live)
         return events
@@ -140,6 +141,7 @@ class ApplyMixin(EndingMixin):
         live.adopt(plan.shadow)
         if match.over:
             self._live.pop(live.mid, None)
+            self._keep_ended(live)
         await self._flush(live.mid)
         await self._after_commit(live)
         if not match.over:

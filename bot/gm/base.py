@@ -10,6 +10,7 @@ import asyncio
 import logging
 import sys
 import weakref
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -26,6 +27,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+
+ENDED_KEPT = 64
+"""Ended matches kept in memory until their log is posted (:meth:`Base._keep_ended`):
+a few per second end under load, and each is posted within moments."""
 
 CPU_WORKERS = 2
 """AI thinking, rendering and logs running at once: as many as the machine's cores (2
@@ -93,6 +98,9 @@ class Base:
         self._live: dict[int, Live] = {}
         self._locks = LockTable()
         self._channel_locks = LockTable()
+        self._ended: OrderedDict[int, Match] = OrderedDict()
+        """Matches that ended or were closed here, holding their whole history: their log
+        is written from them (:meth:`_keep_ended`)."""
         self._must_reload: set[int] = set()
         """Matches whose in-memory state may be ahead of the store (a failed commit):
         reloaded from the store before the next decision."""
@@ -122,6 +130,20 @@ class Base:
             log.exception("render failed for %s", match.game_id)
             return None
         return data or None
+
+    def _keep_ended(self, live: Live) -> None:
+        """``live``'s match has ended (or was closed): keep it for its log, which is then
+        written from it rather than from a replay of the stored decisions (issue 16: a
+        replay took 40-55 ms under the interpreter lock, in a thread beside the event loop,
+        at every match's end). Only a match holding every event since setup is kept; one
+        reloaded from a snapshot has lost the earlier ones and is replayed as before."""
+        match = live.match
+        if match is None or not match.whole_history:
+            return
+        self._ended[live.mid] = match
+        self._ended.move_to_end(live.mid)
+        while len(self._ended) > ENDED_KEPT:
+            self._ended.popitem(last=False)
 
     def lock(self, mid: int) -> asyncio.Lock:
         return self._locks[mid]

@@ -139,6 +139,7 @@ class EndingMixin(PostingMixin):
         # The status and what it shows, in one transaction (its timers go with it).
         await self.store.set_status(live.mid, status, outbox=[o.entry(live.target) for o in outs])
         self._live.pop(live.mid, None)
+        self._keep_ended(live)
         live.deadlines.clear()
         await self._flush(live.mid)
         return Reply.say(t(actor.lang, "close.done", mid=live.mid))

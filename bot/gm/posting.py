@@ -675,19 +675,43 @@ class PostingMixin(Base):
         except Exception:
             log.exception("retiring board %s failed", message_id)
 
+    async def _ended_as_stored(self, mid: int) -> Match | None:
+        """The match kept at its end (:meth:`_keep_ended`) if the store holds that very
+        match (version, seats, mode, options), else None: the replay of the stored log
+        would give the same match, roll for roll."""
+        kept = self._ended.pop(mid, None)
+        if kept is None:
+            return None
+        rec = await self.store.get(mid, snapshot=False)
+        if (
+            rec is None
+            or rec.version != kept.version
+            or rec.seats != kept.seats
+            or rec.mode != kept.mode
+            or rec.options != kept.options
+        ):
+            return None
+        return kept
+
     async def _log_file(self, mid: int, lang: str) -> Attachment:
         """The match log, built from the store (seed, options, logged decisions).
 
         A match reloaded after a restart holds only the events since then; the
         replay of the stored log has them all, so the attached log verifies after
-        any number of restarts. Only if that replay fails (which ``verify`` would
-        report too) is the stored snapshot's match used, so players still get a log.
+        any number of restarts. A match that ended here holding its whole history is
+        that very replay already (:meth:`_keep_ended`): it is used when it is exactly
+        what the store holds. Only if the replay fails (which ``verify`` would report
+        too) is the stored snapshot's match used, so players still get a log.
         """
-        try:
-            source = await self.store.replay_match(mid)
-        except Exception:
-            log.exception("match %s: the stored log does not replay; log from the snapshot", mid)
-            source = await self.store.load_match(mid)
+        source = await self._ended_as_stored(mid)
+        if source is None:
+            try:
+                source = await self.store.replay_match(mid)
+            except Exception:
+                log.exception(
+                    "match %s: the stored log does not replay; log from the snapshot", mid
+                )
+                source = await self.store.load_match(mid)
         text = await run_cpu(markdown_log, source, lang)
         return Attachment(f"match{mid}-log.md", text.encode())
 

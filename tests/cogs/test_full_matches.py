@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+from bot.engine.log import markdown_log
+from bot.engine.text import lang_of
 from tests.cogs.driver import Driver
 
 
@@ -18,9 +20,11 @@ async def open_and_fill(d: Driver, game: str, users: list, **start: object) -> i
     return int(d.fake.components(d.round_message())[0]["custom_id"].split(":")[1])
 
 
-def assert_finished(d: Driver, mid: int, *, dice: bool = True) -> None:
+async def assert_finished(d: Driver, mid: int, *, dice: bool = True) -> None:
     """The podium last (fairness data only for a game with dice, the log, Rematch), after
-    the last round's summary, which shows the final image (once)."""
+    the last round's summary, which shows the final image (once). The log is the one the
+    replay of the stored decisions writes, to the byte (a match that ended in this process
+    writes it from memory: issue 16)."""
     *_, story, end = d.public()
     assert "is over" in end.text()
     assert ("Seed: `" in end.text()) is dice
@@ -29,6 +33,9 @@ def assert_finished(d: Driver, mid: int, *, dice: bool = True) -> None:
     assert not any(n.endswith(".png") for n in names)
     log = end.file_bytes(f"match{mid}-log.md").decode()
     assert "Seed: `" in log and "arena-master-log" in log
+    assert d.bot is not None
+    replayed = await d.bot.store.replay_match(mid)
+    assert log == markdown_log(replayed, lang_of(d.guild_locale))
     assert d.fake.find_button(end, label="Rematch")
     assert f"match{mid}-board.png" in [a["filename"] for a in story.attachments]
     assert not d.fake.components(story)  # a summary offers nothing
@@ -59,7 +66,7 @@ async def test_mad_arena_ultimate_warrior_with_four_users(driver: Driver) -> Non
     n = await d.play_out(mid, random.Random(4))
     assert n > 8
     assert not any("🤫" in m.text() for m in d.public())
-    assert_finished(d, mid)
+    await assert_finished(d, mid)
     d.fake.assert_all_acknowledged_first()
 
 
@@ -75,14 +82,14 @@ async def test_mad_arena_team_mode_one_user_several_fighters(driver: Driver) -> 
     for x in mine:
         assert any(f"**{x.subject}**" in t for t in texts), (x.subject, texts)
     await d.play_out(mid, random.Random(5))
-    assert_finished(d, mid)
+    await assert_finished(d, mid)
 
 
 async def test_arena_with_four_users(driver: Driver) -> None:
     d = driver
     mid = await open_and_fill(d, "arena", d.users[:4])
     await d.play_out(mid, random.Random(6))
-    assert_finished(d, mid)
+    await assert_finished(d, mid)
 
 
 async def test_mad_human_against_easy_ai(driver: Driver) -> None:
@@ -102,7 +109,7 @@ async def test_mad_human_against_easy_ai(driver: Driver) -> None:
     )
     n = await d.play_out(1, random.Random(1), chooser=avoid_tiebreak)
     assert n > 0
-    assert_finished(d, 1, dice=False)
+    await assert_finished(d, 1, dice=False)
     d.fake.assert_all_acknowledged_first()
 
 
@@ -126,7 +133,7 @@ async def test_mad_two_humans_with_a_typed_move(driver: Driver) -> None:
     assert "✅" in d.reply_text(fi)
     assert (await d.live(mid)).match.version == 1
     await d.play_out(mid, random.Random(2))
-    assert_finished(d, mid, dice=False)
+    await assert_finished(d, mid, dice=False)
 
 
 async def test_mad_two_humans_survive_a_restart_mid_match(driver: Driver) -> None:
@@ -158,7 +165,7 @@ async def test_mad_two_humans_survive_a_restart_mid_match(driver: Driver) -> Non
     await d.choose_in(mover, prompt, x, no_tiebreak(None, x))
     assert (await d.live(mid)).match.version == before["version"] + 1
     await d.play_out(mid, rnd, chooser=no_tiebreak)
-    assert_finished(d, mid, dice=False)
+    await assert_finished(d, mid, dice=False)
     # The stored decision log replays to the stored snapshot.
     assert d.bot is not None
     replayed = await d.bot.store.replay_match(mid)

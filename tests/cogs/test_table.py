@@ -148,7 +148,7 @@ async def test_mad_arena_two_messages_per_round_and_one_ping_per_pick(driver: Dr
         # more by the podium at the end).
         most = 2 if label == last else 1
         assert all(n <= most for n in tally.pings[label].values()), (label, tally.pings[label])
-    assert_finished(d, mid)
+    await assert_finished(d, mid)
     assert_story(d)
     d.fake.assert_all_acknowledged_first()
 
@@ -166,7 +166,8 @@ async def test_arena_one_message_per_turn(driver: Driver) -> None:
         # A ping per turn begun; the introduction and the podium name every player.
         assert sum(tally.pings[label].values()) <= turns + 4 * extra, (label, tally.pings)
     middle = [n for label, n in tally.messages.items() if label not in (first, last)]
-    assert middle and max(middle) <= 4  # four players, one turn each    assert_finished(d, mid)
+    assert middle and max(middle) <= 4  # four players, one turn each
+    await assert_finished(d, mid)
     assert_story(d)
 
 
@@ -276,4 +277,4 @@ async def test_a_table_is_never_edited_into_what_it_already_shows(driver: Driver
             assert shown.get(message_id) != _shown(body), f"edit {c.path} changes nothing"
         shown[message_id] = _shown(body)
     assert edits > 5
-    assert_finished(d, 1, dice=False)
+    await assert_finished(d, 1, dice=False)

@@ -15,7 +15,8 @@ import pytest
 
 import tests.engine.fixture_game  # noqa: F401  (registers test-pick)
 from bot.cli.verify import check_dice, check_replay
-from bot.engine.log import parse_log
+from bot.engine import Match
+from bot.engine.log import markdown_log, parse_log
 from bot.gm import Actor, DmResult, GameMaster, ManualClock, Msg
 from bot.gm.ids import parse
 from bot.gm.msg import Button, Reply
@@ -148,6 +149,59 @@ async def test_final_log_verifies_after_restarts_in_the_middle(table: Table) -> 
     assert check_dice(data)[0], check_dice(data)
     assert check_replay(data) == (True, check_replay(data)[1]), check_replay(data)
     assert len(data["choices"]) == record.version
+
+
+class ReplaySpy:
+    """Counts the store's replays of a match's decisions (the real ones still run)."""
+
+    def __init__(self, store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.real = store.replay_match
+        self.calls: list[int] = []
+        monkeypatch.setattr(store, "replay_match", self)
+
+    async def __call__(self, match_id: int) -> Match:
+        self.calls.append(match_id)
+        return await self.real(match_id)
+
+
+async def test_a_match_that_ends_here_writes_its_log_without_a_replay(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 16: the match that just ended holds every event since setup, so its log is
+    written from it (a replay took 40-55 ms under the interpreter lock); the very bytes
+    the replay of the stored decisions gives."""
+    mid = await table.start()
+    gm, store = table.gm, table.store
+    assert gm is not None and store is not None
+    spy = ReplaySpy(store, monkeypatch)
+    await pick(gm, mid, "3")
+    await pick(gm, mid, "3")
+    await pick(gm, mid, "1")
+    record = await store.get(mid)
+    assert record is not None and record.status == "finished"
+    assert spy.calls == []
+    logs = [f for m in table.pub.sent for f in m.files if f.filename == f"match{mid}-log.md"]
+    assert len(logs) == 1
+    assert logs[0].data.decode() == markdown_log(await spy.real(mid), "fr")
+    assert not gm._ended  # noqa: SLF001  (nothing kept once posted)
+
+
+async def test_a_match_reloaded_in_the_middle_is_replayed_for_its_log(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The reloaded match lost the events before the restart: its log comes from the replay."""
+    mid = await table.start()
+    await pick(table.gm, mid, "3")  # type: ignore[arg-type]
+    gm = await table.restart()
+    assert table.store is not None
+    spy = ReplaySpy(table.store, monkeypatch)
+    await pick(gm, mid, "3")
+    await pick(gm, mid, "1")
+    assert spy.calls == [mid]
+    record = await table.store.get(mid)
+    assert record is not None and record.status == "finished"
+    data = posted_log(table.pub, mid)
+    assert check_replay(data)[0] and len(data["choices"]) == record.version
 
 
 def fail_commits(store: Store, monkeypatch: pytest.MonkeyPatch, which: set[int]) -> list[int]:

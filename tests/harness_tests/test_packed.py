@@ -50,7 +50,7 @@ async def test_a_whole_match_plays_with_packed_messages_and_clicks(light: Driver
     d = light
     mid = await open_and_fill(d, "mad-arena", d.users[:4], mode="mad-arena:ultimate-warrior")
     assert await d.play_out(mid, random.Random(3)) > 8
-    assert_finished(d, mid)
+    await assert_finished(d, mid)
     messages = list(d.fake.messages.values())
     assert messages and all(type(m) is PackedMessage for m in messages)
     assert not [m for m in messages if _tracked_inside(m)]
