@@ -774,7 +774,14 @@ class Searcher:
                 occ[d] = victim
                 bd.score = score
                 bd.om = om
-                sm[side], sm[e], wm[side], wm[e] = sm_own, sm_enemy, wm_own, wm_enemy
+                # Only the masks the capture changed are put back: storing an int in a
+                # list makes an object of it, compiled too.
+                sm[side] = sm_own
+                sm[e] = sm_enemy
+                if weak[ship]:
+                    wm[side] = wm_own
+                if weak[victim]:
+                    wm[e] = wm_enemy
             if s >= beta:
                 return s
             if s > alpha:
@@ -1010,7 +1017,13 @@ class Searcher:
                 else:
                     occ[d] = -1
                 bd.om = om
-                sm[side], sm[other], wm[side], wm[other] = sm_own, sm_enemy, wm_own, wm_enemy
+                sm[side] = sm_own  # only the masks the move changed (see quiesce)
+                if weak[ship]:
+                    wm[side] = wm_own
+                if victim >= 0:
+                    sm[other] = sm_enemy
+                    if weak[victim]:
+                        wm[other] = wm_enemy
                 bd.h = h
                 bd.score = score
             elif TELEPORT <= code < PASS_CODE:
