@@ -561,10 +561,13 @@ class PlayMixin(ApplyMixin):
 
     def prompt_clicked(self, message_id: int) -> OpenPrompt | None:
         """A click on a shown prompt: its own answer replaces it, so it is no longer
-        retired by others' moves (given back by :meth:`prompt_kept` if it stays)."""
-        for prompts in self._open_prompts.values():
+        retired by others' moves (given back by :meth:`prompt_kept` if it stays). A
+        match left with none is forgotten (its last prompt clicked: the match may be over)."""
+        for mid, prompts in self._open_prompts.items():
             p = prompts.pop(message_id, None)
             if p is not None:
+                if not prompts:
+                    del self._open_prompts[mid]
                 return p
         return None
 
