@@ -134,8 +134,8 @@ class Base:
     def _keep_ended(self, live: Live) -> None:
         """``live``'s match has ended (or was closed): keep it for its log, which is then
         written from it rather than from a replay of the stored decisions (issue 16: a
-        replay took 40-55 ms under the interpreter lock, in a thread beside the event loop,
-        at every match's end). Only a match holding every event since setup is kept; one
+        replay took 17 ms on average in a load run, 40-55 ms for a long match, under the
+        interpreter lock, in a thread beside the event loop, at every match's end). Only a match holding every event since setup is kept; one
         reloaded from a snapshot has lost the earlier ones and is replayed as before."""
         match = live.match
         if match is None or not match.whole_history:

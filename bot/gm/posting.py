@@ -127,8 +127,9 @@ class Out:
     retire: bool = False
     """``post`` with a role: remove the buttons of the message that played the role."""
     log_lang: str | None = None
-    """Attach the match log in this language, built from the store's replay on delivery
-    (the committed log is final, so the same file after any restart)."""
+    """Attach the match log in this language, built on delivery from the store's replay or
+    the very match kept at its end (the committed log is final, so the same file after
+    any restart)."""
 
     def entry(self, channel_id: int) -> OutboxEntry:
         payload: dict[str, Any] = {"msg": msg_to_json(self.msg)}

@@ -72,9 +72,9 @@ def worker_setup() -> None:
 
 
 def process_pool(preload: str, per_worker: int = PER_WORKER) -> LoopPool:
-    """A pool of :data:`WORKERS` processes at a lower priority (:func:`worker_setup`), forked from a small server
-    that imported only ``preload`` (fast to start, no copy of the bot's threads or sockets,
-    never the bot's ``__main__``), or spawned where there is no fork server; started
+    """A pool of :data:`WORKERS` processes set up by :func:`worker_setup`, forked from a
+    small server that imported only ``preload`` (fast to start, no copy of the bot's threads
+    or sockets, never the bot's ``__main__``), or spawned where there is no fork server; started
     (blocking: in a thread at start-up), each sent at most ``per_worker`` jobs at once.
     Raises one of :data:`NO_PROCESSES` where processes cannot run."""
     ctx: BaseContext
