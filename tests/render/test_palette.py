@@ -5,6 +5,7 @@ every flat colour exact."""
 
 from __future__ import annotations
 
+import functools
 import gc
 import io
 import sys
@@ -275,3 +276,59 @@ def test_a_kept_piece_is_pasted_in_each_pictures_own_entries() -> None:
     assert boards[0].tobytes() == boards[3].tobytes() != boards[1].tobytes()
     other_mask = Image.new("L", (20, 20), 255)  # another mask: the piece is read again
     assert palette._Pastes.of(piece, other_mask).mask is other_mask
+
+
+BOXES: list[tuple[object, object]] = [
+    ((10, 10, 90, 40), 8),
+    ((10, 10, 90, 40), 8.0),
+    ((10.4, 10.6, 90.2, 40.5), 8),
+    ([(10, 10), (90, 40)], 6),
+    ((0, 0, 119, 79), 12),  # touching the picture's edges
+    ((10, 10, 30, 60), 12),  # the left and right corners meet: Pillow's halves
+    ((10, 10, 60, 22), 8),  # the top and bottom corners meet
+    ((10, 10, 40, 40), 30),  # a circle
+    ((10, 10, 90, 40), 0),  # no corner: a rectangle
+    ((10, 10, 90, 40), 7.5),  # a whole diameter all the same
+    ((10, 10, 90, 40), 7.25),  # quarters on boxes of fractional size
+    ((100, 60, 140, 100), 8),  # partly outside the picture
+    ((10, 10, 90, 11), 4),  # flat
+]
+
+
+@pytest.mark.parametrize(("xy", "radius"), BOXES)
+@pytest.mark.parametrize("width", [0, 1, 2, 4])
+@pytest.mark.parametrize(("fill", "outline"), [("fill", None), (None, "line"), ("fill", "line")])
+def test_a_rounded_box_is_pillows_to_the_byte(
+    xy: object, radius: object, width: int, fill: str | None, outline: str | None
+) -> None:
+    """Issue 16: the corners pasted from kept masks (:meth:`PaletteDraw.rounded_rectangle`)
+    are Pillow's pixels, and a box it leaves to Pillow is drawn by Pillow."""
+    colours = {"fill": (60, 70, 90), "line": (230, 200, 40), None: None}
+    corners_sets = [None, (True, False, True, True)]
+    for corners in corners_sets:
+        ours, theirs = (palette_canvas(120, 80, (20, 22, 30)) for _ in range(2))
+        args = (xy, radius, colours[fill], colours[outline], width)
+        outcomes = []
+        pillows = functools.partial(ImageDraw.ImageDraw.rounded_rectangle, theirs[1])
+        for draw in (ours[1].rounded_rectangle, pillows):
+            try:
+                draw(*args, corners=corners)  # type: ignore[arg-type]
+                outcomes.append("drawn")
+            except ValueError as exc:  # a shape Pillow refuses, refused alike
+                outcomes.append(str(exc))
+        assert outcomes[0] == outcomes[1], (xy, radius, width, corners, outcomes)
+        assert ours[0].tobytes() == theirs[0].tobytes(), (xy, radius, width, corners)
+        assert ours[0].getpalette() == theirs[0].getpalette()
+
+
+def test_the_box_drawn_here_is_the_usual_one() -> None:
+    """Most boxes of the games (four round corners, a whole diameter, inside the picture)
+    take the kept corners; the others go to Pillow (checked above to the byte)."""
+    size = (120, 80)
+    assert palette._plain_box((10, 10, 90, 40), 8, None, size) == (10, 10, 90, 40, 16)
+    assert palette._plain_box((10.4, 10.6, 90.2, 40.5), 8, None, size) == (10, 11, 90, 40, 16)
+    assert palette._plain_box((10, 10, 90, 40), 7.5, None, size) == (10, 10, 90, 40, 15)
+    assert palette._plain_box((10, 10, 90, 40), 7.25, None, size) is None
+    assert palette._plain_box((10, 10, 30, 60), 12, None, size) is None
+    assert palette._plain_box((100, 60, 140, 100), 8, None, size) is None
+    assert palette._plain_box((10, 10, 90, 40), 8, (True, False, True, True), size) is None
