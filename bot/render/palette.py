@@ -179,7 +179,7 @@ class PaletteDraw(ImageDraw.ImageDraw):
     ) -> None:
         """Pillow's rounded rectangle, its corners pasted from kept masks: Pillow draws
         each corner as a quarter of an ellipse, 3 us each in C plus its layout in Python
-        (a box cost 40-60 us, 35,000 boxes in a load run's 3,221 pictures). A quarter drawn
+        (a box cost 40-60 us; 28,000 boxes on the palette pictures of a load run's 3,221). A quarter drawn
         once on its own mask and pasted is the same pixels (Pillow's ellipses move with
         whole-pixel boxes), so a box with four round corners of a whole diameter and room
         for its sides is drawn here with Pillow's very calls for its sides; any other box
