@@ -19,7 +19,7 @@ from typing import Any, TypeVar, cast
 
 from PIL import Image, ImageDraw, ImageFont
 
-from bot.render.palette import PaletteDraw, forget_tiles
+from bot.render.palette import PaletteDraw, forget_kept
 
 ROOT = Path(__file__).resolve().parents[2]
 FONT_DIR = ROOT / "images" / "fonts"
@@ -79,7 +79,7 @@ def clear_drawing_caches() -> None:
     """Forget every cached piece, so the next picture draws (and measures) everything."""
     for clear in _CLEARS:
         clear()
-    forget_tiles()
+    forget_kept()
     font.cache_clear()  # and the lengths the fonts measured
 
 

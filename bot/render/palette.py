@@ -179,11 +179,11 @@ class PaletteDraw(ImageDraw.ImageDraw):
     ) -> None:
         """Pillow's rounded rectangle, its corners pasted from kept masks: Pillow draws
         each corner as a quarter of an ellipse, 3 us each in C plus its layout in Python
-        (a box cost 40-60 us; 28,000 boxes on the palette pictures of a load run's 3,221). A quarter drawn
-        once on its own mask and pasted is the same pixels (Pillow's ellipses move with
-        whole-pixel boxes), so a box with four round corners of a whole diameter and room
-        for its sides is drawn here with Pillow's very calls for its sides; any other box
-        by Pillow itself."""
+        (a box cost 40-60 us; 28,000 boxes on the palette pictures of a load run's 3,221).
+        A quarter drawn once on its own mask and pasted is the same pixels (Pillow's
+        ellipses move with whole-pixel boxes), so a box with four round corners of a whole
+        diameter and room for its sides is drawn here with Pillow's very calls for its
+        sides; any other box by Pillow itself."""
         box = _plain_box(xy, radius, corners, self.im.size)
         if box is None:
             super().rounded_rectangle(xy, radius, fill, outline, width, corners=corners)
@@ -255,8 +255,9 @@ def _corner_masks(d: int, width: int) -> tuple[Any, ...]:
 TILES_KEPT = 2048
 """Painted lines kept (:func:`_tile`): every game's names, numbers and titles in the few
 shades they are painted over, the least recently used out first. Replaying a load run's
-3,221 drawings, 2,048 let 88% of the lines be reused (1,024: 81%, 4,096: 91%); full, they held 5.4 MB of tiles and as
-much of their masks (the lines are at most a picture wide)."""
+3,221 drawings, 2,048 let 88% of the lines be reused (1,024: 81%, 4,096: 91%); full,
+they held 5.4 MB of tiles and as much of their masks (the lines are at most a picture
+wide)."""
 _KEEP_LOCK = threading.Lock()
 """Guards evictions from the tables kept on pieces (pictures are drawn in threads in
 tests and where processes cannot run)."""
@@ -273,10 +274,12 @@ def _tile(coverage: bytes, size: tuple[int, int], ramp: bytes) -> Image.Image:
     return Image.frombytes("P", size, coverage.translate(ramp))
 
 
-def forget_tiles() -> None:
-    """Forget every painted line kept (:func:`bot.render.common.clear_drawing_caches`)."""
+def forget_kept() -> None:
+    """Forget every painted line and box corner kept
+    (:func:`bot.render.common.clear_drawing_caches`)."""
     _tile.cache_clear()
     _covered.cache_clear()
+    _corner_masks.cache_clear()
 
 
 @lru_cache(maxsize=256)
