@@ -192,7 +192,15 @@ def test_slow_callbacks_tell_work_from_waiting(bench: ModuleType, loop: str) -> 
             slow.clients.add(task)
             await task
         over = {name.rpartition(".")[2]: spent for _, spent, name in slow.over}
-        assert set(over) == {"computing", "sleeping"}
+        # The two 60 ms steps are always over; the client's and this test's own steps
+        # (20 and 15 ms of CPU) are over only when the machine made them wait (a busy CI
+        # runner with every test worker at once), and then never as working.
+        assert (
+            {"computing", "sleeping"}
+            <= set(over)
+            <= {"computing", "sleeping", "client", "measured"}
+        )
+        assert all(over[name] < slow.LIMIT for name in set(over) - {"computing"})
         assert over["computing"] >= 0.06 and over["sleeping"] < 0.05
         assert slow.working() == 1
         assert 0.02 <= slow.clients_cpu < 0.03
