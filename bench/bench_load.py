@@ -799,6 +799,38 @@ def pool_pids(pool: LoopPool | None) -> set[int]:
     return pool.pids if pool is not None else set()
 
 
+def thread_cpu(pid: int | None = None) -> dict[int, float]:
+    """CPU seconds of each thread of a process (this one by default), by thread id, from
+    ``/proc/<pid>/task`` (Linux; empty elsewhere)."""
+    pid = os.getpid() if pid is None else pid
+    ticks = os.sysconf("SC_CLK_TCK")
+    out: dict[int, float] = {}
+    try:
+        tasks = list(Path(f"/proc/{pid}/task").iterdir())
+    except OSError:
+        return out
+    for task in tasks:
+        try:
+            text = (task / "stat").read_text()
+        except OSError:
+            continue  # the thread ended meanwhile
+        fields = text[text.rindex(")") + 2 :].split()
+        out[int(task.name)] = (int(fields[11]) + int(fields[12])) / ticks
+    return out
+
+
+def thread_shares(
+    before: dict[int, float], after: dict[int, float], wall: float, main: int
+) -> tuple[float, float]:
+    """(the main thread's, the other threads' together) CPU over ``wall`` seconds, each as
+    a share of one core: the event loop's thread cannot use more than one core whatever
+    the machine has, so its share is how near the bot's single-thread ceiling it runs.
+    A thread started meanwhile counts from 0; one that ended is missed."""
+    spent = {tid: cpu - before.get(tid, 0.0) for tid, cpu in after.items()}
+    own = spent.pop(main, 0.0)
+    return own / wall, sum(spent.values()) / wall
+
+
 def cpu_by_pid(pids: set[int]) -> float:
     """CPU seconds of these processes (gone ones count 0)."""
     return sum(stat[1] for pid in pids if (stat := _proc_stat(pid)) is not None)
@@ -898,6 +930,7 @@ async def measure(
         cpu0 = cpu_seconds()
         own0 = sum(os.times()[:2])
         ai0, draw0 = cpu_by_pid(ai_pids), cpu_by_pid(draw_pids)
+        threads0 = thread_cpu()
         t0 = time.perf_counter()
         until = t0 + seconds
         tasks = [asyncio.create_task(c.run(until), name="load-client") for c in clients]
@@ -911,6 +944,7 @@ async def measure(
         own = sum(os.times()[:2]) - own0
         ai_cpu = cpu_by_pid(ai_pids | pool_pids(thinking._pool)) - ai0
         draw_cpu = cpu_by_pid(draw_pids | pool_pids(drawing._pool)) - draw0
+        loop_thread, other_threads = thread_shares(threads0, thread_cpu(), wall, os.getpid())
         lags = await beat.stop()
     rss_growth = rss_bytes() - rss0
     d.measuring = False
@@ -967,6 +1001,8 @@ async def measure(
         ai_ms_per_click=1000 * ai_cpu / max(1, s.clicks),
         draw_ms_per_click=1000 * draw_cpu / max(1, s.clicks),
         drawing_processes=len(draw_pids),
+        loop_thread_core=loop_thread,
+        other_threads_core=other_threads,
         cpu_busy=cpu / wall / max(1, cores),
         timeouts=s.timeouts,
         client_errors=dict(s.client_errors),
@@ -1233,6 +1269,13 @@ def report(fig: dict[str, Any]) -> str:
             f"{fig['own_ms_per_click']:.1f} ({fig['harness_ms_per_click']:.1f}, "
             f"{fig['clients_ms_per_click']:.1f}) / "
             f"{fig['ai_ms_per_click']:.1f} / {fig['draw_ms_per_click']:.1f} ms",
+            "",
+            "",
+        ),
+        (
+            "the bot's process by thread, share of one core: the event loop's (its ceiling "
+            "is one core) / the others (the store, the pools' feeders)",
+            f"{100 * fig['loop_thread_core']:.0f}% / {100 * fig['other_threads_core']:.0f}%",
             "",
             "",
         ),

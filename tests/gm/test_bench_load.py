@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import importlib.util
+import os
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -78,6 +79,10 @@ async def _a_small_run(bench: ModuleType, loop: str) -> None:
     # The load clients' own steps (the bot's parsing of their clicks taken out).
     assert 0 < fig["clients_ms_per_click"] < fig["own_ms_per_click"] - fig["harness_ms_per_click"]
     assert fig["drawing_processes"] > 0 and fig["draw_ms_per_click"] > 0
+    # The bot's process by thread: the event loop's thread worked, and no thread can
+    # use more than a core (the store's thread and the pools' feeders are the others).
+    assert 0 < fig["loop_thread_core"] <= 1.05
+    assert 0 <= fig["other_threads_core"]
     # A ramp step with thinking players: fewer clicks per second than without.
     (step,) = fig["ramp"]
     assert step["think"] == 0.2 and 0 < step["clicks_per_s"] and 0 < step["loop_busy"]
@@ -111,6 +116,7 @@ async def _a_small_run(bench: ModuleType, loop: str) -> None:
         "memory per live mad-arena match",
         "RSS growth while measuring",
         "bot process (fake Discord, load clients) / AI workers / drawing workers",
+        "the bot's process by thread, share of one core: the event loop's",
         "| think (mean) | clicks/s | channel calls/s | result p50 / p95 | own change p95 |",
         # Either "Sustained with..." or "No step of the ramp kept..." (a loaded machine).
         "the click's own public change (before any AI reply) p95 within 1 s",
@@ -138,6 +144,19 @@ def test_quick_ai_keeps_a_level_for_every_game(bench: ModuleType) -> None:
         assert quick and set(quick) <= set(bench.levels(game)), game
     assert bench.levels("arena", quick_only=True) == ["easy"]
     assert "hard" not in bench.levels("mad", quick_only=True)
+
+
+def test_thread_shares_split_the_main_thread_from_the_others(bench: ModuleType) -> None:
+    """Each thread's CPU over the run as a share of one core: the main thread's alone
+    (the event loop's ceiling), the others summed; a thread born meanwhile counts from 0."""
+    before = {10: 5.0, 11: 1.0, 12: 0.5}
+    after = {10: 12.5, 11: 2.0, 12: 0.5, 13: 1.0}
+    loop, others = bench.thread_shares(before, after, 10.0, 10)
+    assert loop == pytest.approx(0.75)
+    assert others == pytest.approx(0.2)
+    own = bench.thread_cpu()
+    assert os.getpid() in own and all(cpu >= 0 for cpu in own.values())
+    assert bench.thread_cpu(2**22 + 12345) == {}  # no such process
 
 
 def test_percentile_is_nearest_rank(bench: ModuleType) -> None:
