@@ -785,8 +785,14 @@ async def memory_per_match(
 
 def _proc_stat(pid: int) -> tuple[int, float] | None:
     """(parent pid, CPU seconds) of a process from ``/proc`` (Linux); None if it is gone."""
+    return _read_stat(Path(f"/proc/{pid}/stat"))
+
+
+def _read_stat(path: Path) -> tuple[int, float] | None:
+    """(parent pid, CPU seconds) from a ``stat`` file of ``/proc``, a process's or one of
+    its threads' (``/proc/<pid>/task/<tid>/stat``); None if it is gone."""
     try:
-        text = Path(f"/proc/{pid}/stat").read_text()
+        text = path.read_text()
     except OSError:
         return None
     fields = text[text.rindex(")") + 2 :].split()
@@ -803,20 +809,15 @@ def thread_cpu(pid: int | None = None) -> dict[int, float]:
     """CPU seconds of each thread of a process (this one by default), by thread id, from
     ``/proc/<pid>/task`` (Linux; empty elsewhere)."""
     pid = os.getpid() if pid is None else pid
-    ticks = os.sysconf("SC_CLK_TCK")
-    out: dict[int, float] = {}
     try:
         tasks = list(Path(f"/proc/{pid}/task").iterdir())
     except OSError:
-        return out
-    for task in tasks:
-        try:
-            text = (task / "stat").read_text()
-        except OSError:
-            continue  # the thread ended meanwhile
-        fields = text[text.rindex(")") + 2 :].split()
-        out[int(task.name)] = (int(fields[11]) + int(fields[12])) / ticks
-    return out
+        return {}
+    return {
+        int(task.name): stat[1]
+        for task in tasks
+        if (stat := _read_stat(task / "stat")) is not None  # None: the thread ended meanwhile
+    }
 
 
 def thread_shares(
