@@ -1,4 +1,5 @@
-"""Build step of the package: MAD's search compiled into a native twin with mypyc.
+"""Build step of the package: MAD's search compiled into a native twin with mypyc, and
+its C core.
 
 ``pyproject.toml`` holds the package's metadata; this file only adds the optional
 extension. ``bot/games/mad/search.py`` compiles, unchanged, into an extension module
@@ -7,6 +8,12 @@ levels were a third of the CPU under load). The build writes the source's SHA-25
 the twin (``search.built``) so that ``bot/games/mad/native.py`` runs the twin only when
 it was built from the very source present. Without a C compiler the build skips the
 twin and the package runs the source as before.
+
+``bot/games/mad/searchcore.c`` is the search below the root ported to C (issue 16: MAD's
+hard level was still the largest single share of the CPU under load with the twin); the
+module is compiled with the SHA-256 of its source, which ``native.load_core`` checks
+against the ``searchcore.c`` present. It is optional too: without it the search runs
+below the root in Python.
 """
 
 from __future__ import annotations
@@ -19,10 +26,21 @@ from setuptools.command.build_ext import build_ext
 
 SEARCH = "bot/games/mad/search.py"
 STAMP = "bot/games/mad/search.built"
+CORE = "bot/games/mad/searchcore.c"
 
 
-def source_digest() -> str:
-    return hashlib.sha256(Path(SEARCH).read_bytes()).hexdigest()
+def source_digest(path: str = SEARCH) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def core_extension() -> Extension:
+    """The C core, carrying the digest of the source it is compiled from."""
+    return Extension(
+        "bot.games.mad.searchcore",
+        sources=[CORE],
+        define_macros=[("SOURCE_SHA256", f'"{source_digest(CORE)}"')],
+        optional=True,  # no compiler: a warning, and the search runs in Python
+    )
 
 
 BUILDS = {"build", "build_ext", "bdist_wheel", "editable_wheel", "install", "develop"}
@@ -42,7 +60,7 @@ class BuildNative(build_ext):
             extensions = mypycify([*MYPY_FLAGS, SEARCH], opt_level="3")
             for ext in extensions:
                 ext.optional = True  # no compiler: a warning, and the source runs
-            self.distribution.ext_modules = extensions
+            self.distribution.ext_modules = [*extensions, core_extension()]
         super().finalize_options()
 
     def run(self) -> None:
@@ -57,5 +75,6 @@ class BuildNative(build_ext):
 setup(
     # A placeholder so that setuptools runs build_ext; BuildNative puts mypyc's in its place.
     ext_modules=[Extension("bot.games.mad.search", sources=[SEARCH], optional=True)],
+    # (the C core is added with the twin, by BuildNative, when extensions are built)
     cmdclass={"build_ext": BuildNative},
 )

@@ -1,4 +1,5 @@
-"""Which MAD search runs: its compiled twin when built from this very source, else the source.
+"""Which MAD search runs: its compiled twin when built from this very source, else the source;
+and whether the search's C core (``searchcore.c``) is there and current.
 
 ``pip install`` compiles ``search.py`` with mypyc (``setup.py``) into an extension module
 beside it, which Python imports in its place: the same code, the same moves, about 5
@@ -8,6 +9,11 @@ build writes the source's SHA-256 beside the twin (``search.built``). An edited
 stale twin; a twin that fails to load and a machine that could not build one run the
 source too. ``select`` runs from the package's ``__init__``, before anything imports the
 search.
+
+The core (:func:`load_core`) is a C port of the search below the root, built by the same
+``pip install`` beside it; the module carries the SHA-256 of the ``searchcore.c`` it was
+compiled from, and a core built from another ``searchcore.c`` is not used (the Python
+search runs, with a warning).
 """
 
 from __future__ import annotations
@@ -24,6 +30,8 @@ from types import ModuleType
 MODULE = "bot.games.mad.search"
 HERE = Path(__file__).resolve().parent
 STAMP_NAME = "search.built"
+CORE_MODULE = "bot.games.mad.searchcore"
+CORE_SOURCE = HERE / "searchcore.c"
 
 log = logging.getLogger(__name__)
 
@@ -87,3 +95,27 @@ def compiled(module: ModuleType | None = None) -> bool:
     """Whether ``module`` (by default the search in use) is the compiled twin."""
     module = module or sys.modules.get(MODULE)
     return module is not None and not str(module.__file__).endswith(".py")
+
+
+def core_is_current(module: ModuleType, source: Path = CORE_SOURCE) -> bool:
+    """Whether the core ``module`` was compiled from the ``searchcore.c`` now beside it (a
+    package installed without its C source has nothing to compare: its core is trusted)."""
+    if not source.exists():
+        return True
+    return getattr(module, "SOURCE_SHA256", "") == digest(source)
+
+
+def load_core() -> ModuleType | None:
+    """The search's C core if it was built from the source present and loads, else None
+    (the search then runs below the root in Python, the same moves more slowly)."""
+    try:
+        module = importlib.import_module(CORE_MODULE)
+    except ImportError:
+        return None
+    if not core_is_current(module):
+        log.warning(
+            "MAD's search core was built from another searchcore.c: searching in Python "
+            "(`pip install -e .` rebuilds it)"
+        )
+        return None
+    return module

@@ -10,6 +10,12 @@ moves and a history table. ``core.py`` stays the authority on the rules: the
 generator here is checked against it position by position and by perft
 (``tests/games/mad/test_ai_search.py``).
 
+Below the root, :func:`search` runs the C port of :class:`Searcher` (``searchcore.c``,
+:data:`CORE`) where it was built: the same nodes in the same order, quicker than this
+module compiled, with the interpreter lock released. This module stays the reference
+the port is compared with (``tests/games/mad/test_search_core.py``) and what runs where
+no C compiler was found.
+
 Move codes (``side`` is known from the node):
 
 - a displacement: ``ship | dst << 4 | (t + 1) << 9`` where ``t`` is the index in
@@ -30,7 +36,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
-from typing import Final
+from types import ModuleType
+from typing import Final, Protocol
 
 from bot.games.mad.core import (
     BLUE,
@@ -51,6 +58,7 @@ from bot.games.mad.core import (
     Turn,
     board,
 )
+from bot.games.mad.native import load_core
 from bot.games.mad.state import TIEBREAK_TURNS
 
 WIN: Final = 1_000_000
@@ -106,6 +114,14 @@ made of them stays one (XOR), where 64-bit keys were Python objects at every mov
 
 class _Stop(Exception):
     """The node or time budget is spent."""
+
+
+CORE: ModuleType | None = load_core()
+"""The C port of the search below the root (``bot.games.mad.searchcore``), or None where
+it was not built (or was built from another ``searchcore.c``). Not ``Final``: tests set
+it to None to run the search as a machine without a C compiler would."""
+STOPS: Final[tuple[type[BaseException], ...]] = (_Stop,) if CORE is None else (_Stop, CORE.Stop)
+"""What a search raises when its budget is spent, in Python or in C."""
 
 
 @dataclass(frozen=True)
@@ -663,6 +679,20 @@ class Searcher:
         self.killers: list[list[int]] = [[-1, -1] for _ in range(MAX_PLY)]
         self.history: tuple[list[int], list[int]] = ([0] * (PASS_CODE + 1), [0] * (PASS_CODE + 1))
 
+    @property
+    def h(self) -> int:
+        return self.bd.h
+
+    @property
+    def score(self) -> int:
+        return self.bd.score
+
+    def make(self, code: int, side: int) -> tuple[int, int]:
+        return self.bd.make(code, side)
+
+    def unmake(self, code: int, side: int, src: int, victim: int, h: int, score: int) -> None:
+        self.bd.unmake(code, side, src, victim, h, score)
+
     def _check(self) -> None:
         """Called when ``nodes`` passes ``limit``: stop when the node budget is spent or
         the clock is past the deadline, else look at the clock again 1024 nodes later."""
@@ -1085,6 +1115,88 @@ class Searcher:
         return [(codes[i], turn, p) for _, i, turn, p in scored]
 
 
+class Tree(Protocol):
+    """What :func:`search`'s root loop needs below the root: a :class:`Searcher` or the C
+    core (``searchcore.Core``) on the same position."""
+
+    @property
+    def nodes(self) -> int: ...
+
+    @property
+    def h(self) -> int: ...
+
+    @property
+    def score(self) -> int: ...
+
+    def make(self, code: int, side: int) -> tuple[int, int]: ...
+
+    def unmake(self, code: int, side: int, src: int, victim: int, h: int, score: int) -> None: ...
+
+    def negamax(
+        self,
+        depth: int,
+        alpha: int,
+        beta: int,
+        ply: int,
+        side: int,
+        turn_no: int,
+        streak: int,
+        winner: int,
+    ) -> int: ...
+
+
+@cache
+def core_tables(board_id: str) -> object:
+    """The board's :class:`Tables` and the search's constants, copied once into the C core."""
+    assert CORE is not None
+    t = tables(board_id)
+    return CORE.Tables(
+        size=t.board.size,
+        width=t.width,
+        full=t.full,
+        adj_mask=t.adj_mask,
+        last_mask=t.last_mask,
+        two_cannons=t.two_cannons,
+        weak=t.weak,
+        two_sails=t.two_sails,
+        teleports=t.teleports,
+        teleports_with=t.teleports_with,
+        cycle_pairs=t.cycle_pairs,
+        pair_value=t.pair_value,
+        zobrist=t.zobrist,
+        z_side=t.z_side,
+        z_positioning=t.z_positioning,
+        z_streak=t.z_streak,
+        z_winner=t.z_winner,
+        values=VALUES,
+        tb_pressure=TB_PRESSURE,
+        win=WIN,
+        mate_zone=MATE_ZONE,
+        inf=INF,
+        half=HALF,
+        capture_order=CAPTURE_ORDER,
+        tt_score=TT_SCORE,
+        tt_depth=TT_DEPTH,
+        tb_start=TB_START,
+        tiebreak_turns=TIEBREAK_TURNS,
+        qdepth=QDEPTH,
+        teleport=TELEPORT,
+        pass_code=PASS_CODE,
+        max_ply=MAX_PLY,
+    )
+
+
+def _tree(s: Searcher, b: Board, pos: Position, native: bool | None) -> Tree:
+    """``s`` itself, or the C core on the same position with what is left of its budgets."""
+    if native is False or (native is None and CORE is None):
+        return s
+    if CORE is None:
+        raise RuntimeError("MAD's search core is not built here (`pip install -e .`)")
+    left = None if s.deadline is None else s.deadline - time.perf_counter()
+    tree: Tree = CORE.Core(core_tables(b.id), pos, s.positioning, s.node_budget, left)
+    return tree
+
+
 def search(
     b: Board,
     pos: Position,
@@ -1098,6 +1210,7 @@ def search(
     streak: int = 0,
     last_expeller: int | None = None,
     on_depth: Callable[[int, int, float], None] | None = None,
+    native: bool | None = None,
 ) -> SearchResult:
     """Iterative deepening: the best turn of the last finished depth, or of the
     unfinished one when it already found a better turn than the previous best.
@@ -1105,6 +1218,8 @@ def search(
     Ties between equally scored turns are broken with ``rnd`` when given (root
     scores are exact for every turn as good as the best). With no ``time_budget``
     the search depends only on its inputs: the same seed gives the same turn.
+    ``native``: below the root, the C core (True), this module (False), or the core
+    where it is built (None); the results are the same.
     """
     t0 = time.perf_counter()
     s = Searcher(b, pos, positioning, node_budget, time_budget)
@@ -1115,7 +1230,7 @@ def search(
     roots = s.root_moves(side, pos_turn)
     if not roots:
         return SearchResult(None, 0, 0, 0, time.perf_counter() - t0)
-    bd = s.bd
+    tree = _tree(s, b, pos, native)
     best: list[tuple[int, int]] = []  # (score, index into roots)
     depth_done = 0
     for depth in range(1, min(max_depth, TT_DEPTH - 1) + 1):  # deeper than any search reaches
@@ -1123,24 +1238,24 @@ def search(
         alpha = -INF
         try:
             for i, (code, _turn, _p) in enumerate(roots):
-                h, score = bd.h, bd.score
-                src, victim = bd.make(code, side)
+                h, score = tree.h, tree.score
+                src, victim = tree.make(code, side)
                 c_streak, c_winner = (0, side) if victim >= 0 else (streak + 1, winner)
-                sc = -s.negamax(
+                sc = -tree.negamax(
                     depth - 1, -INF, -(alpha - 1), 1, 1 - side, turn_no + 1, c_streak, c_winner
                 )
-                bd.unmake(code, side, src, victim, h, score)
+                tree.unmake(code, side, src, victim, h, score)
                 scored.append((sc, i))
                 if sc > alpha:
                     alpha = sc
-        except _Stop:
+        except STOPS:
             if len(scored) >= 2 and max(scored)[0] > scored[0][0]:
                 best = scored
             break
         best = scored
         depth_done = depth
         if on_depth is not None:
-            on_depth(depth, s.nodes, time.perf_counter() - t0)
+            on_depth(depth, tree.nodes, time.perf_counter() - t0)
         # Next depth: best first, then by this depth's scores (stable).
         order = sorted(range(len(scored)), key=lambda j: -scored[j][0])
         roots = [roots[scored[j][1]] for j in order]
@@ -1150,8 +1265,8 @@ def search(
             break  # a forced win, or a forced loss played out as long as it lasts
     if not best:
         code, turn, p = roots[0]
-        return SearchResult(turn, 0, 0, s.nodes, time.perf_counter() - t0)
+        return SearchResult(turn, 0, 0, tree.nodes, time.perf_counter() - t0)
     top = max(x[0] for x in best)
     tied = [i for sc, i in best if sc == top]
     pick = tied[0] if rnd is None else tied[rnd.randrange(len(tied))]
-    return SearchResult(roots[pick][1], top, depth_done, s.nodes, time.perf_counter() - t0)
+    return SearchResult(roots[pick][1], top, depth_done, tree.nodes, time.perf_counter() - t0)

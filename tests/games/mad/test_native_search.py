@@ -37,9 +37,16 @@ def test_the_twin_is_built_where_a_compiler_is() -> None:
 
 
 def results(
-    module: ModuleType, board_id: str, nodes: int, depth: int, seed: int, count: int = 6
+    module: ModuleType,
+    board_id: str,
+    nodes: int,
+    depth: int,
+    seed: int,
+    count: int = 6,
+    native: bool = False,
 ) -> list[object]:
-    """(turn, score, finished depth, nodes) of ``module``'s search on ``count`` positions."""
+    """(turn, score, finished depth, nodes) of ``module``'s search on ``count`` positions
+    (below the root in Python, ``module``'s own code, unless ``native``: the C core)."""
     b = board(board_id)
     out: list[object] = []
     for i, (pos, side, pos_turn) in enumerate(random_positions(board_id, count, seed)):
@@ -55,6 +62,7 @@ def results(
             rnd=random.Random(f"{seed}:{i}"),
             streak=i * 7 % 40,
             last_expeller=None if i % 3 == 0 else i % 2,
+            native=native,
         )
         out.append((res.turn, res.score, res.depth, res.nodes))
     return out
@@ -92,6 +100,7 @@ def test_hard_plays_the_same_turns_with_the_twin(source: ModuleType) -> None:
                 time_budget=None,
                 node_budget=ai.HARD_NODES,
                 rnd=random.Random(3),
+                native=False,
             ).turn
             for module in (search, source)
         ]
