@@ -142,7 +142,7 @@ ACTIVE_SETUPS = (
 
 def levels(game: str, quick_only: bool = False) -> list[str]:
     """The game's AI levels; ``quick_only``: those that do not think in a worker process
-    (MAD's medium and hard search for about 0.1 s of CPU per move, compiled), or, for a
+    (MAD's medium and hard search, about 10 ms of CPU per move with the C core), or, for a
     game whose every level does (Arena!), its last listed, the simplest."""
     every = get_game(game).info.ai_levels
     if not quick_only:
@@ -1368,7 +1368,7 @@ def main(argv: list[str] | None = None) -> int:
         "--quick-ai",
         action="store_true",
         help="active matches without the AI levels that think in worker processes (MAD "
-        "medium and hard search about 0.1 s of CPU per move; Arena!, whose every level "
+        "medium and hard search about 10 ms of CPU per move; Arena!, whose every level "
         "does, plays its easy one), to measure the bot itself",
     )
     parser.add_argument(

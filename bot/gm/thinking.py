@@ -1,8 +1,9 @@
 """AI thinking off the interpreter lock: long searches run in worker processes.
 
-Why: a search in a thread holds the interpreter lock, so one hard MAD move (about
-0.1 s of CPU compiled, 0.6 s interpreted) slows every match on the event loop (issue
-16). Levels a game marks
+Why: a search in a thread holds the interpreter lock, so one hard MAD move (0.1 s of
+CPU compiled by mypyc, 0.6 s interpreted; about 10 ms with the search's C core, which
+releases the lock below the root but not at it) slows every match on the event loop
+(issue 16). Levels a game marks
 :attr:`LevelInfo.process <bot.engine.vocabulary.LevelInfo.process>` think in a
 :class:`~bot.gm.loop_pool.LoopPool` (started at the deployed bot's start-up, else on
 first use; one worker per core); the rest, and everything when a pool cannot start,
@@ -88,7 +89,7 @@ def pool() -> LoopPool | None:
     if _pool is not None or _pool_failed:
         return _pool
     try:
-        _pool = process_pool("bot.gm.thinking", per_worker=1)  # a search can take 0.1 s
+        _pool = process_pool("bot.gm.thinking", per_worker=1)  # a search can take 0.1 s or more
     except NO_PROCESSES as exc:
         log.warning("No process pool for the AI (%s); it thinks in threads", exc)
         _pool_failed = True
