@@ -29,6 +29,11 @@
 #define MAX_TB 64
 #define GEN_MAX 1024
 #define STACK_SIZE (1 << 17)
+#define MAX_ENTRIES (1 << 21)
+/* Positions the transposition table holds at most (64 MB): far above any AI level's
+   searches (hard: 120,000 nodes), which store every position as Python's dict does. Only a
+   search on a time budget (analysis, benchmarks: about 10 million nodes a second) reaches
+   it; it then stores no new position, which changes its pruning, never its legality. */
 
 static PyObject *StopError; /* the node or time budget is spent */
 
@@ -74,7 +79,7 @@ typedef struct {
     int has_deadline;
     double deadline;
     Slot *tt;
-    size_t tt_mask, tt_used;
+    size_t tt_mask, tt_used, tt_cap;
     int (*killers)[2];
     int64_t *history[2];
     int32_t *stack;
@@ -146,6 +151,8 @@ static void tt_put(CoreObject *c, uint64_t key, int64_t value) {
             return;
         }
         if (s->key == 0) {
+            if (c->tt_used >= c->tt_cap)
+                return; /* full: see MAX_ENTRIES */
             s->key = k;
             s->value = value;
             if (++c->tt_used * 2 > c->tt_mask + 1)
@@ -1118,14 +1125,19 @@ static void core_dealloc(CoreObject *self) {
 }
 
 static int core_init(CoreObject *self, PyObject *args, PyObject *kwds) {
-    static char *kwlist[] = {"tables", "position", "positioning", "node_budget", "time_budget",
-                             NULL};
+    static char *kwlist[] = {"tables",      "position",    "positioning", "node_budget",
+                             "time_budget", "max_entries", NULL};
     PyObject *tables, *pos, *budget_time;
     int positioning;
     long long node_budget;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!OpLO", kwlist, &TablesType, &tables, &pos,
-                                     &positioning, &node_budget, &budget_time))
+    Py_ssize_t max_entries = MAX_ENTRIES;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!OpLO|$n", kwlist, &TablesType, &tables, &pos,
+                                     &positioning, &node_budget, &budget_time, &max_entries))
         return -1;
+    if (max_entries < 1) {
+        PyErr_SetString(PyExc_ValueError, "max_entries must be positive");
+        return -1;
+    }
     TablesObject *t = (TablesObject *)tables;
     int64_t sq[16];
     if (read_ints(pos, sq, 16, NULL, "position") < 0)
@@ -1176,6 +1188,7 @@ static int core_init(CoreObject *self, PyObject *args, PyObject *kwds) {
     }
     self->tt_mask = (1 << 14) - 1;
     self->tt_used = 0;
+    self->tt_cap = (size_t)max_entries;
     self->tt = calloc(self->tt_mask + 1, sizeof(Slot));
     self->killers = malloc(sizeof(int[2]) * (size_t)t->max_ply);
     self->history[0] = calloc((size_t)t->pass_code + 1, sizeof(int64_t));

@@ -153,6 +153,24 @@ def test_a_spent_budget_stops_the_core() -> None:
 
 
 @needs_core
+def test_the_cores_table_stops_growing_at_its_cap() -> None:
+    """Only a search on a time budget (analysis) reaches the cap: it then stores no new
+    position, and still searches to its budget."""
+    pos, side = middle_game("5x5")
+    tables_ = search.core_tables("5x5")
+    free = core().Core(tables_, pos, False, 20_000, None)
+    capped = core().Core(tables_, pos, False, 20_000, None, max_entries=50)
+    for c in (free, capped):
+        with pytest.raises(core().Stop):
+            c.negamax(30, -search.INF, search.INF, 1, side, 10, 0, 0)
+    assert free.entries > 1_000
+    assert capped.entries == 50
+    assert capped.nodes > 20_000
+    with pytest.raises(ValueError):
+        core().Core(tables_, pos, False, 20_000, None, max_entries=0)
+
+
+@needs_core
 def test_a_search_in_the_core_lets_other_threads_run() -> None:
     """The core releases the interpreter lock (issue 16 item 2): with a switch interval of
     ten seconds, a thread holding the lock would keep it until its search ends; the main
