@@ -233,11 +233,14 @@ class PostingMixin(Base):
         image it has; its text tells the step."""
         match = live.match
         assert match is not None
-        key = _view_key(match, live.lang)
         name = board_name(live.mid)
-        if not fresh and (key == live.table_view or not refresh):
+        # The view's key only when it can matter (it serialises and hashes the whole
+        # public view): a step with no checkpoint keeps the image whatever it is.
+        key = None if not fresh and not refresh else _view_key(match, live.lang)
+        if not fresh and (key is None or key == live.table_view):
             # The message keeps what it shows (no gallery when it never had an image).
             return Image(name, None) if live.table_view is not None else None
+        assert key is not None
         cached = self._table_pngs.get(live.mid)
         data = cached[1] if cached is not None and cached[0] == key else None
         if data is None:
