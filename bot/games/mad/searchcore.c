@@ -1139,6 +1139,10 @@ static int core_init(CoreObject *self, PyObject *args, PyObject *kwds) {
         return -1;
     }
     TablesObject *t = (TablesObject *)tables;
+    if (t->pv == NULL) {
+        PyErr_SetString(PyExc_ValueError, "the tables were not initialised");
+        return -1;
+    }
     int64_t sq[16];
     if (read_ints(pos, sq, 16, NULL, "position") < 0)
         return -1;
@@ -1218,16 +1222,22 @@ static int core_ready(CoreObject *self) {
     return 1;
 }
 
-static int valid_move(CoreObject *self, int code, int side) {
-    TablesObject *t = self->t;
+/* A move code's shape (not its legality here): side 0 or 1, a teleport by its index or
+   the pass, or a ship of that side to a square of the board with at most a bonus
+   teleport. Keeps every index the core reads within its tables. */
+static int valid_code(TablesObject *t, int code, int side) {
     if (side != 0 && side != 1)
         return 0;
     if (code >= t->teleport)
-        return code <= t->pass_code;
-    if (code < 0 || (code & 15) >> 3 != side || self->sq[code & 15] < 0 ||
-        ((code >> 4) & 31) >= t->n || (code >> 9) > 8)
+        return code == t->pass_code || code - t->teleport < 8;
+    return code >= 0 && (code & 15) >> 3 == side && ((code >> 4) & 31) < t->n &&
+           (code >> 9) <= 8;
+}
+
+static int valid_move(CoreObject *self, int code, int side) {
+    if (!valid_code(self->t, code, side))
         return 0;
-    return 1;
+    return code >= self->t->teleport || self->sq[code & 15] >= 0;
 }
 
 static PyObject *core_make(CoreObject *self, PyObject *args) {
@@ -1249,8 +1259,10 @@ static PyObject *core_unmake(CoreObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "iiiiKL", &code, &side, &src, &victim, &h, &score) ||
         !core_ready(self))
         return NULL;
-    if (side != 0 && side != 1) {
-        PyErr_SetString(PyExc_ValueError, "side is 0 or 1");
+    int displacement = code < self->t->teleport;
+    if (!valid_code(self->t, code, side) ||
+        (displacement && (src < 0 || src >= self->t->n || victim < -1 || victim > 15))) {
+        PyErr_SetString(PyExc_ValueError, "not what make returned for this move");
         return NULL;
     }
     unmake(self, code, side, src, victim, (uint64_t)h, score);

@@ -132,9 +132,21 @@ def test_the_core_refuses_what_is_not_a_move_here() -> None:
     ):
         with pytest.raises(ValueError):
             c.make(code, side)
+    for code in (search.TELEPORT + 8, search.PASS_CODE - 1):  # no such teleport
+        with pytest.raises(ValueError):
+            c.make(code, 0)
+    assert c.position == b.start
+    code = next(q for q in Arena(tables("6x4"), b.start).gen(0, False)[1] if q < 512)
+    src, victim = c.make(code, 0)
+    for bad in ((-1, victim), (99, victim), (src, 16)):  # not what make returned
+        with pytest.raises(ValueError):
+            c.unmake(code, 0, *bad, 0, 0)
+    c.unmake(code, 0, src, victim, Arena(tables("6x4"), b.start).h, 0)
     assert c.position == b.start
     with pytest.raises(ValueError):
         c.negamax(3, -search.INF, search.INF, -1, 0, 10, 0, 0)
+    with pytest.raises(ValueError, match="not initialised"):
+        core().Core(core().Tables.__new__(core().Tables), b.start, False, 1_000, None)
 
 
 @needs_core
