@@ -91,6 +91,19 @@ typedef struct {
     int failure; /* 1: stopped by a budget, 2: out of memory, 3: move stack overflow */
 } CoreObject;
 
+/* Sorts ``a[0..n)`` ascending, in place: Python's ``list.sort()`` on distinct ints (a
+   capture's sort key holds its move's code), on the few moves of one node. */
+#define SORT_ASCENDING(type, a, n)                                                         \
+    for (int i_ = 1; i_ < (n); i_++) {                                                     \
+        type x_ = (a)[i_];                                                                 \
+        int j_ = i_ - 1;                                                                   \
+        while (j_ >= 0 && (a)[j_] > x_) {                                                  \
+            (a)[j_ + 1] = (a)[j_];                                                         \
+            j_--;                                                                          \
+        }                                                                                  \
+        (a)[j_ + 1] = x_;                                                                  \
+    }
+
 static double now(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -287,16 +300,7 @@ static void gen(CoreObject *c, int side, int pos_turn, int *ncaps, int *nquiet) 
             gen_overflow(c, nq);
             quiet[nq++] = t->teleport + i;
         }
-    /* caps.sort(): the keys are distinct (each holds its move's code). */
-    for (int i = 1; i < nc; i++) {
-        int64_t x = caps[i];
-        int j = i - 1;
-        while (j >= 0 && caps[j] > x) {
-            caps[j + 1] = caps[j];
-            j--;
-        }
-        caps[j + 1] = x;
-    }
+    SORT_ASCENDING(int64_t, caps, nc)
     for (int i = 0; i < nc; i++)
         caps[i] &= 8191;
     *ncaps = nc;
@@ -553,15 +557,7 @@ static int64_t quiesce(CoreObject *c, int64_t alpha, int64_t beta, int ply, int 
         c->top = base;
         return alpha;
     }
-    for (int i = 1; i < nc; i++) {
-        int32_t x = caps[i];
-        int j = i - 1;
-        while (j >= 0 && caps[j] > x) {
-            caps[j + 1] = caps[j];
-            j--;
-        }
-        caps[j + 1] = x;
-    }
+    SORT_ASCENDING(int32_t, caps, nc)
     int64_t score = c->score;
     int64_t om = c->om;
     int e = side ^ 1;
