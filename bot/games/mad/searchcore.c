@@ -1265,6 +1265,45 @@ static PyObject *core_unmake(CoreObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+static PyObject *codes_list(const void *codes, int n, int wide) {
+    PyObject *out = PyList_New(n);
+    if (out == NULL)
+        return NULL;
+    for (int i = 0; i < n; i++) {
+        long long v = wide ? ((const int64_t *)codes)[i] : ((const int32_t *)codes)[i];
+        PyObject *item = PyLong_FromLongLong(v);
+        if (item == NULL) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, i, item);
+    }
+    return out;
+}
+
+static PyObject *core_moves(CoreObject *self, PyObject *args) {
+    int side, pos_turn, nc, nq;
+    if (!PyArg_ParseTuple(args, "ip", &side, &pos_turn) || !core_ready(self))
+        return NULL;
+    if (side != 0 && side != 1) {
+        PyErr_SetString(PyExc_ValueError, "side is 0 or 1");
+        return NULL;
+    }
+    self->failure = 0;
+    if (setjmp(self->jb)) {
+        PyErr_SetString(PyExc_RuntimeError, "more moves than the generator holds");
+        return NULL;
+    }
+    gen(self, side, pos_turn, &nc, &nq);
+    PyObject *caps = codes_list(self->capbuf, nc, 1);
+    PyObject *quiet = caps == NULL ? NULL : codes_list(self->quietbuf, nq, 0);
+    if (quiet == NULL) {
+        Py_XDECREF(caps);
+        return NULL;
+    }
+    return Py_BuildValue("(NN)", caps, quiet);
+}
+
 static int run_negamax(CoreObject *c, int depth, int64_t alpha, int64_t beta, int ply, int side,
                        int turn_no, int streak, int winner, int64_t *out) {
     c->top = 0;
@@ -1344,6 +1383,9 @@ static PyObject *core_get_entries(CoreObject *self, void *Py_UNUSED(closure)) {
 static PyMethodDef core_methods[] = {
     {"make", (PyCFunction)core_make, METH_VARARGS,
      "make(code, side) -> (source square, victim): plays a move code (Arena.make)."},
+    {"moves", (PyCFunction)core_moves, METH_VARARGS,
+     "moves(side, positioning_turn) -> (captures, other moves): the generator's codes in "
+     "its order (Arena.gen)."},
     {"unmake", (PyCFunction)core_unmake, METH_VARARGS,
      "unmake(code, side, src, victim, h, score): takes it back (Arena.unmake)."},
     {"negamax", (PyCFunction)core_negamax, METH_VARARGS,

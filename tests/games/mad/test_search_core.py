@@ -94,6 +94,19 @@ def test_hard_plays_the_same_turns_in_the_core(board_id: str) -> None:
 
 @needs_core
 @pytest.mark.parametrize("board_id", BOARD_IDS)
+def test_the_cores_generator_gives_arenas_moves_in_its_order(board_id: str) -> None:
+    """``Arena.gen`` gives exactly ``core.turns`` (the rule book's moves,
+    ``test_ai_search.py``); the core's generator gives the same codes in the same order,
+    the captures sorted as the search tries them."""
+    t = tables(board_id)
+    for pos, side, pos_turn in random_positions(board_id, 200, 7):
+        c = core().Core(search.core_tables(board_id), pos, pos_turn, 1_000, None)
+        caps, quiet = Arena(t, pos).gen(side, pos_turn)
+        assert c.moves(side, pos_turn) == (caps, quiet)
+
+
+@needs_core
+@pytest.mark.parametrize("board_id", BOARD_IDS)
 def test_the_cores_board_makes_and_unmakes_as_arena(board_id: str) -> None:
     t = tables(board_id)
     for pos, side, pos_turn in random_positions(board_id, 30, 6):
