@@ -18,7 +18,6 @@ search runs, with a warning).
 
 from __future__ import annotations
 
-import hashlib
 import importlib
 import importlib.machinery
 import importlib.util
@@ -27,6 +26,8 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
+from bot.native import built_from, digest, load
+
 MODULE = "bot.games.mad.search"
 HERE = Path(__file__).resolve().parent
 STAMP_NAME = "search.built"
@@ -34,10 +35,6 @@ CORE_MODULE = "bot.games.mad.searchcore"
 CORE_SOURCE = HERE / "searchcore.c"
 
 log = logging.getLogger(__name__)
-
-
-def digest(source: Path) -> str:
-    return hashlib.sha256(source.read_bytes()).hexdigest()
 
 
 def twins(folder: Path) -> list[Path]:
@@ -98,24 +95,11 @@ def compiled(module: ModuleType | None = None) -> bool:
 
 
 def core_is_current(module: ModuleType, source: Path = CORE_SOURCE) -> bool:
-    """Whether the core ``module`` was compiled from the ``searchcore.c`` now beside it (a
-    package installed without its C source has nothing to compare: its core is trusted)."""
-    if not source.exists():
-        return True
-    return getattr(module, "SOURCE_SHA256", "") == digest(source)
+    """Whether the core ``module`` was compiled from the ``searchcore.c`` now beside it."""
+    return built_from(module, source)
 
 
 def load_core() -> ModuleType | None:
     """The search's C core if it was built from the source present and loads, else None
     (the search then runs below the root in Python, the same moves more slowly)."""
-    try:
-        module = importlib.import_module(CORE_MODULE)
-    except ImportError:
-        return None
-    if not core_is_current(module):
-        log.warning(
-            "MAD's search core was built from another searchcore.c: searching in Python "
-            "(`pip install -e .` rebuilds it)"
-        )
-        return None
-    return module
+    return load(CORE_MODULE, CORE_SOURCE, "searching in Python")
