@@ -14,6 +14,11 @@ hard level was still the largest single share of the CPU under load with the twi
 module is compiled with the SHA-256 of its source, which ``native.load_core`` checks
 against the ``searchcore.c`` present. It is optional too: without it the search runs
 below the root in Python.
+
+``bot/gm/lockedio.c`` reads and writes the worker processes' sockets without releasing
+the interpreter lock (issue 16: the event loop waited for the lock back after each job's
+write); optional as well, and checked the same way: without it ``os.read`` and
+``os.write`` serve.
 """
 
 from __future__ import annotations
@@ -27,19 +32,21 @@ from setuptools.command.build_ext import build_ext
 SEARCH = "bot/games/mad/search.py"
 STAMP = "bot/games/mad/search.built"
 CORE = "bot/games/mad/searchcore.c"
+LOCKED_IO = "bot/gm/lockedio.c"
 
 
 def source_digest(path: str = SEARCH) -> str:
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
-def core_extension() -> Extension:
-    """The C core, carrying the digest of the source it is compiled from."""
+def c_extension(name: str, source: str) -> Extension:
+    """A module written in C, carrying the digest of the source it is compiled from;
+    optional: without a compiler, a warning, and its Python fallback serves."""
     return Extension(
-        "bot.games.mad.searchcore",
-        sources=[CORE],
-        define_macros=[("SOURCE_SHA256", f'"{source_digest(CORE)}"')],
-        optional=True,  # no compiler: a warning, and the search runs in Python
+        name,
+        sources=[source],
+        define_macros=[("SOURCE_SHA256", f'"{source_digest(source)}"')],
+        optional=True,
     )
 
 
@@ -60,7 +67,11 @@ class BuildNative(build_ext):
             extensions = mypycify([*MYPY_FLAGS, SEARCH], opt_level="3")
             for ext in extensions:
                 ext.optional = True  # no compiler: a warning, and the source runs
-            self.distribution.ext_modules = [*extensions, core_extension()]
+            self.distribution.ext_modules = [
+                *extensions,
+                c_extension("bot.games.mad.searchcore", CORE),
+                c_extension("bot.gm.lockedio", LOCKED_IO),
+            ]
         super().finalize_options()
 
     def run(self) -> None:
@@ -75,6 +86,6 @@ class BuildNative(build_ext):
 setup(
     # A placeholder so that setuptools runs build_ext; BuildNative puts mypyc's in its place.
     ext_modules=[Extension("bot.games.mad.search", sources=[SEARCH], optional=True)],
-    # (the C core is added with the twin, by BuildNative, when extensions are built)
+    # (the C modules are added with the twin, by BuildNative, when extensions are built)
     cmdclass={"build_ext": BuildNative},
 )

@@ -33,7 +33,10 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
+from pathlib import Path
 from typing import Any, Protocol, TypeVar
+
+from bot import native
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +52,18 @@ JOIN_SECONDS = 5.0
 """How long :meth:`LoopPool.shutdown` waits for a worker to exit before killing it."""
 _LONG = 0x7FFFFFFF
 """Longest frame with a 4-byte length (``multiprocessing``'s framing; longer: -1, then 8)."""
+
+LOCKED_IO = native.load(
+    "bot.gm.lockedio", Path(__file__).with_name("lockedio.c"), "os.read and os.write serve"
+)
+"""Reads and writes of the workers' (non-blocking) sockets that keep the interpreter lock
+(``lockedio.c``), where it was built: ``os.read`` and ``os.write`` release it around the
+system call, and the event loop then waited for it back behind the store's and the
+executors' threads, up to the switch interval, at every job and every result."""
+_read_now: Callable[[int, int], bytes] = os.read if LOCKED_IO is None else LOCKED_IO.read
+_write_now: Callable[[int, bytes | bytearray], int] = (
+    os.write if LOCKED_IO is None else LOCKED_IO.write
+)
 
 
 class Context(Protocol):
@@ -289,7 +304,7 @@ class LoopPool:
 
     def _write(self, w: _Worker) -> None:
         try:
-            n = os.write(w.fd, w.outbox)
+            n = _write_now(w.fd, w.outbox)
         except BlockingIOError:
             n = 0
         except OSError as exc:
@@ -308,7 +323,7 @@ class LoopPool:
     def _readable(self, w: _Worker) -> None:
         while True:
             try:
-                chunk = os.read(w.fd, READ_SIZE)
+                chunk = _read_now(w.fd, READ_SIZE)
             except BlockingIOError:
                 break
             except OSError as exc:

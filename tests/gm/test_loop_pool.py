@@ -17,6 +17,7 @@ from typing import cast
 
 import pytest
 
+from bot.gm import loop_pool
 from bot.gm.loop_pool import PER_WORKER, READ_SIZE, Context, LoopPool, _frame, _unframe
 
 
@@ -40,8 +41,13 @@ def die() -> None:
     os._exit(3)
 
 
-@pytest.fixture
-def pool() -> Iterator[LoopPool]:
+@pytest.fixture(params=["chosen", "os"])
+def pool(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[LoopPool]:
+    """A pool of 2 workers, its sockets read and written as the module chose
+    (``bot.gm.lockedio`` where it was built) or with ``os.read`` and ``os.write``."""
+    if request.param == "os":
+        monkeypatch.setattr(loop_pool, "_read_now", os.read)
+        monkeypatch.setattr(loop_pool, "_write_now", os.write)
     p = LoopPool(cast(Context, multiprocessing.get_context("forkserver")), 2)
     p.start()
     yield p
