@@ -182,8 +182,9 @@ def test_the_lag_by_window_shows_a_run_growing_older(bench: ModuleType) -> None:
 @pytest.mark.parametrize("loop", event_loop.LOOPS)
 def test_slow_callbacks_tell_work_from_waiting(bench: ModuleType, loop: str) -> None:
     """A callback over 50 ms is named with its CPU: one that computed counts as working,
-    one that waited for the machine (a sleep here) does not; a load client's step's CPU
-    is its own, not the step's before it. On uvloop the tasks' steps are timed."""
+    one that waited for the machine (a sleep here) does not, even after many short steps
+    whose CPU was not read; a load client's step's CPU is its own, not the step's before
+    it. On uvloop the tasks' steps are timed."""
     import time
 
     def compute(seconds: float) -> None:
@@ -200,12 +201,22 @@ def test_slow_callbacks_tell_work_from_waiting(bench: ModuleType, loop: str) -> 
     async def client() -> None:
         compute(0.02)
 
+    async def short() -> None:
+        compute(0.0004)  # 60 ms of CPU in 150 steps, none read on the CPU clock
+
+    async def sleeping_after_short_ones() -> None:
+        time.sleep(0.06)
+
     async def measured() -> None:
         running = asyncio.get_running_loop()
         if loop == "uvloop":
             bench.TimedSteps.install(running)
         with bench.SlowCallbacks() as slow:
+            slow.MARK_EVERY = 10.0  # no periodic reading: the short steps' CPU is subtracted
+            await asyncio.gather(*(asyncio.create_task(short()) for _ in range(150)))
             await asyncio.gather(asyncio.create_task(computing()), asyncio.create_task(sleeping()))
+            await asyncio.gather(*(asyncio.create_task(short()) for _ in range(150)))
+            await asyncio.create_task(sleeping_after_short_ones())
             compute(0.015)  # this test's own step, before the client's (well under 50 ms)
             task = asyncio.create_task(client())
             slow.clients.add(task)
@@ -215,15 +226,16 @@ def test_slow_callbacks_tell_work_from_waiting(bench: ModuleType, loop: str) -> 
         # (20 and 15 ms of CPU) are over only when the machine made them wait (a busy CI
         # runner with every test worker at once), and then never as working.
         assert (
-            {"computing", "sleeping"}
+            {"computing", "sleeping", "sleeping_after_short_ones"}
             <= set(over)
-            <= {"computing", "sleeping", "client", "measured"}
+            <= {"computing", "sleeping", "sleeping_after_short_ones", "client", "measured"}
         )
         assert all(over[name] < slow.LIMIT for name in set(over) - {"computing"})
         assert over["computing"] >= 0.06 and over["sleeping"] < 0.05
+        assert over["sleeping_after_short_ones"] < 0.05
         assert slow.working() == 1
         assert 0.02 <= slow.clients_cpu < 0.03
-        assert slow.count >= 3 and slow.busy >= 0.12
+        assert slow.count >= 303 and slow.busy >= 0.3
 
     with asyncio.Runner(loop_factory=event_loop.policy(loop).new_event_loop) as runner:
         runner.run(measured())
