@@ -9,7 +9,6 @@ import errno
 import os
 import shutil
 import socket
-import sys
 import sysconfig
 from collections.abc import Iterator
 from pathlib import Path
@@ -34,6 +33,7 @@ def test_it_is_built_where_a_compiler_is() -> None:
         assert loop_pool.LOCKED_IO is not None, "reinstall (`pip install -e .`) to build it"
         assert loop_pool._write_now is loop_pool.LOCKED_IO.write
         assert loop_pool._read_now is loop_pool.LOCKED_IO.read
+        assert native.built_from(loop_pool.LOCKED_IO, SOURCE)
 
 
 @pytest.fixture(params=["lockedio", "os"])
@@ -124,27 +124,3 @@ def test_a_blocking_descriptor_is_refused(pair: tuple[socket.socket, socket.sock
         io.write(a.fileno(), "text")
     with pytest.raises(TypeError):
         io.read(a.fileno())
-
-
-def test_a_module_built_from_another_source_is_not_used(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    source = tmp_path / "lockedio.c"
-    source.write_bytes(SOURCE.read_bytes())
-    built = ModuleType("lockedio")
-    built.SOURCE_SHA256 = native.digest(source)  # type: ignore[attr-defined]
-    assert native.built_from(built, source)
-    source.write_bytes(source.read_bytes() + b"\n/* edited */\n")
-    assert not native.built_from(built, source)
-    assert native.built_from(built, tmp_path / "absent.c")  # installed without sources
-    if loop_pool.LOCKED_IO is not None:
-        assert native.built_from(loop_pool.LOCKED_IO, SOURCE)
-    assert native.load("bot.gm.no_such_module", SOURCE, "the fallback") is None
-    monkeypatch.setitem(sys.modules, "bot.gm.stale_io", built)
-    warned: list[str] = []
-    monkeypatch.setattr(native.log, "warning", lambda msg, *args: warned.append(msg % args))
-    assert native.load("bot.gm.stale_io", source, "the fallback serves") is None
-    assert warned == [
-        "bot.gm.stale_io was built from another lockedio.c: the fallback serves "
-        "(`pip install -e .` rebuilds it)"
-    ]

@@ -16,7 +16,6 @@ import shutil
 import sys
 import sysconfig
 import threading
-from pathlib import Path
 from types import ModuleType
 
 import pytest
@@ -225,15 +224,12 @@ def test_a_search_in_the_core_lets_other_threads_run() -> None:
     assert results
 
 
-def test_a_core_built_from_another_source_is_not_used(tmp_path: Path) -> None:
-    source = tmp_path / "searchcore.c"
-    source.write_bytes(native.CORE_SOURCE.read_bytes())
-    built = ModuleType("searchcore")
-    built.SOURCE_SHA256 = native.digest(source)  # type: ignore[attr-defined]
-    assert native.core_is_current(built, source)
-    source.write_bytes(source.read_bytes() + b"\n/* edited */\n")
-    assert not native.core_is_current(built, source)
-    assert native.core_is_current(built, tmp_path / "absent.c")  # installed without sources
+def test_a_core_built_from_another_source_is_not_used() -> None:
+    """``bot.native`` decides (``tests/test_native.py``); the core is checked against the
+    ``searchcore.c`` beside it."""
+    stale = ModuleType("searchcore")
+    stale.SOURCE_SHA256 = "0" * 64  # type: ignore[attr-defined]
+    assert not native.core_is_current(stale)
     if search.CORE is not None:
         assert native.core_is_current(search.CORE)
 
