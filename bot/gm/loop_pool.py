@@ -307,7 +307,7 @@ class LoopPool:
             n = _write_now(w.fd, w.outbox)
         except BlockingIOError:
             n = 0
-        except OSError as exc:
+        except (OSError, ValueError) as exc:  # ValueError: lockedio found it blocking
             self._lost(w, f"a worker's socket failed: {exc}")
             return
         del w.outbox[:n]
@@ -326,7 +326,7 @@ class LoopPool:
                 chunk = _read_now(w.fd, READ_SIZE)
             except BlockingIOError:
                 break
-            except OSError as exc:
+            except (OSError, ValueError) as exc:  # ValueError: lockedio found it blocking
                 self._lost(w, f"a worker's socket failed: {exc}")
                 return
             if not chunk:

@@ -123,6 +123,23 @@ async def test_a_dead_worker_breaks_the_pool(pool: LoopPool) -> None:
         await pool.run(echo, 1)
 
 
+async def test_a_socket_found_blocking_breaks_the_pool() -> None:
+    """``lockedio`` refuses a blocking descriptor (holding the lock through a wait would
+    stop every thread): a worker's socket found so is no longer the pool's, and the pool
+    breaks as for a failed socket, rather than raising in the loop's callback."""
+    if loop_pool.LOCKED_IO is None:
+        pytest.skip("no C compiler here: os.read and os.write serve")
+    p = LoopPool(cast(Context, multiprocessing.get_context("forkserver")), 1)
+    p.start()
+    try:
+        os.set_blocking(p._workers[0].fd, True)
+        with pytest.raises(BrokenProcessPool, match="non-blocking"):
+            await p.run(echo, 1)
+        assert p.broken
+    finally:
+        p.shutdown()
+
+
 async def test_a_shutdown_from_a_thread_fails_what_waits(pool: LoopPool) -> None:
     waiting = asyncio.ensure_future(pool.run(echo, "late", 5.0))
     await asyncio.sleep(0.1)
