@@ -290,12 +290,12 @@ class SlowCallbacks:
             cpu = time.thread_time()
             spent = max(0.0, min(took, cpu - self._cpu_mark - self._unread))
             self._mark(cpu, ended)
-            if took > self.LIMIT or took > self.worst[0]:
-                timed_one = (took, spent, name(of))
-                if took > self.LIMIT:
-                    self.over.append(timed_one)
-                if took > self.worst[0]:
-                    self.worst = timed_one
+        if took > self.LIMIT or took > self.worst[0]:
+            timed_one = (took, spent, name(of))
+            if took > self.LIMIT:
+                self.over.append(timed_one)
+            if took > self.worst[0]:
+                self.worst = timed_one
         if client:
             self.clients_cpu += spent
             self.clients_busy += took
