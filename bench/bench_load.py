@@ -60,7 +60,7 @@ import tempfile
 import time
 import tracemalloc
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
@@ -245,8 +245,11 @@ class SlowCallbacks:
         self.worst: tuple[float, float, str] = (0.0, 0.0, "none")
         """(seconds, CPU seconds, name) of the longest callback, over the limit or not."""
         self.clients: set[asyncio.Task[None]] = set()
-        """The load clients' tasks: the CPU of their steps is the benchmark's, not the
-        bot's (:attr:`clients_cpu`)."""
+        """The load clients' tasks (:meth:`add_clients`): the CPU of their steps is the
+        benchmark's, not the bot's (:attr:`clients_cpu`)."""
+        self._client_coros: set[Any] = set()
+        """Their coroutines, which a step on uvloop is told: ``asyncio.current_task()``
+        would make a system call per step (``getpid``, in ``get_running_loop``)."""
         self.clients_cpu = 0.0
         self.busy = 0.0
         """Seconds the loop spent running callbacks (on the clock): with the measured
@@ -269,6 +272,13 @@ class SlowCallbacks:
         self._clock_mark = time.perf_counter()
         self._unread = 0.0
         """Clock seconds of the callbacks run since the CPU clock was last read."""
+
+    def add_clients(self, tasks: Iterable[asyncio.Task[Any]]) -> None:
+        """Count these tasks' steps as the load clients'."""
+        for task in tasks:
+            self.clients.add(task)
+            coro = task.get_coro()
+            self._client_coros.add(coro.coro if isinstance(coro, TimedSteps) else coro)
 
     def _mark(self, cpu: float, clock: float) -> None:
         self._cpu_mark, self._clock_mark, self._unread = cpu, clock, 0.0
@@ -306,7 +316,7 @@ class SlowCallbacks:
         try:
             return resume(value)
         finally:
-            self._record(started, asyncio.current_task() in self.clients, _coro_name, coro)
+            self._record(started, coro in self._client_coros, _coro_name, coro)
 
     def __enter__(self) -> SlowCallbacks:
         self._mark(time.thread_time(), time.perf_counter())
@@ -957,7 +967,7 @@ async def measure(
         t0 = time.perf_counter()
         until = t0 + seconds
         tasks = [asyncio.create_task(c.run(until), name="load-client") for c in clients]
-        slow.clients.update(tasks)
+        slow.add_clients(tasks)
         await asyncio.gather(*tasks)
         wall = time.perf_counter() - t0
         # The clients' steps parse their clicks into discord.py: the bot's work, as in

@@ -219,7 +219,7 @@ def test_slow_callbacks_tell_work_from_waiting(bench: ModuleType, loop: str) -> 
             await asyncio.create_task(sleeping_after_short_ones())
             compute(0.015)  # this test's own step, before the client's (well under 50 ms)
             task = asyncio.create_task(client())
-            slow.clients.add(task)
+            slow.add_clients([task])
             await task
         over = {name.rpartition(".")[2]: spent for _, spent, name in slow.over}
         # The two 60 ms steps are always over; the client's and this test's own steps
