@@ -20,6 +20,9 @@ from bot import native
 from bot.gm import loop_pool
 
 SOURCE = Path(loop_pool.__file__).with_name("lockedio.c")
+needs_lockedio = pytest.mark.skipif(
+    loop_pool.LOCKED_IO is None, reason="no C compiler here: os.read and os.write serve"
+)
 
 
 def test_it_is_built_where_a_compiler_is() -> None:
@@ -36,13 +39,12 @@ def test_it_is_built_where_a_compiler_is() -> None:
         assert native.built_from(loop_pool.LOCKED_IO, SOURCE)
 
 
-@pytest.fixture(params=["lockedio", "os"])
+@pytest.fixture(params=[pytest.param("lockedio", marks=needs_lockedio), "os"])
 def io(request: pytest.FixtureRequest) -> ModuleType:
     """The module under test, and ``os`` as the reference it must answer as."""
     if request.param == "os":
         return os
-    if loop_pool.LOCKED_IO is None:
-        pytest.skip("no C compiler here: os.read and os.write serve")
+    assert loop_pool.LOCKED_IO is not None
     return loop_pool.LOCKED_IO
 
 
@@ -105,11 +107,11 @@ def test_errors_are_os_errors(io: ModuleType, pair: tuple[socket.socket, socket.
     assert closed.value.errno == errno.EBADF
 
 
+@needs_lockedio
 def test_a_blocking_descriptor_is_refused(pair: tuple[socket.socket, socket.socket]) -> None:
     """Holding the lock through a call that may wait would stop every thread."""
-    if loop_pool.LOCKED_IO is None:
-        pytest.skip("no C compiler here: os.read and os.write serve")
     io = loop_pool.LOCKED_IO
+    assert io is not None
     a, b = pair
     b.setblocking(True)
     with pytest.raises(ValueError, match="non-blocking"):

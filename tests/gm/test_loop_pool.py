@@ -20,6 +20,8 @@ import pytest
 from bot.gm import loop_pool
 from bot.gm.loop_pool import PER_WORKER, READ_SIZE, Context, LoopPool, _frame, _unframe
 
+from .test_lockedio import needs_lockedio
+
 
 def echo(value: object, delay: float = 0.0) -> object:
     """A job: ``value`` back, after ``delay`` seconds."""
@@ -123,12 +125,11 @@ async def test_a_dead_worker_breaks_the_pool(pool: LoopPool) -> None:
         await pool.run(echo, 1)
 
 
+@needs_lockedio
 async def test_a_socket_found_blocking_breaks_the_pool() -> None:
     """``lockedio`` refuses a blocking descriptor (holding the lock through a wait would
     stop every thread): a worker's socket found so is no longer the pool's, and the pool
     breaks as for a failed socket, rather than raising in the loop's callback."""
-    if loop_pool.LOCKED_IO is None:
-        pytest.skip("no C compiler here: os.read and os.write serve")
     p = LoopPool(cast(Context, multiprocessing.get_context("forkserver")), 1)
     p.start()
     try:
