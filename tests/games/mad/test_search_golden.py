@@ -15,6 +15,7 @@ from bot.games.mad import ai
 from bot.games.mad import search as fast
 
 from .test_native_search import results
+from .test_search_core import needs_core
 
 Turn = tuple[object, ...]
 
@@ -38,11 +39,12 @@ RECORDED: dict[str, list[tuple[Turn, int, int, int]]] = {
 turn number, tie-break count and last expeller :func:`results` gives each)."""
 
 
-@pytest.mark.parametrize("native", [False, True], ids=["python", "core"])
+@pytest.mark.parametrize(
+    "native",
+    [pytest.param(False, id="python"), pytest.param(True, id="core", marks=needs_core)],
+)
 @pytest.mark.parametrize("board_id", sorted(RECORDED))
 def test_hard_searches_give_the_recorded_results(board_id: str, native: bool) -> None:
     """Below the root in Python (the reference) and in the C core (``searchcore.c``)."""
-    if native and fast.CORE is None:
-        pytest.skip("no C compiler here: the search runs in Python only")
     got = results(fast, board_id, ai.HARD_NODES, 40, seed=1, count=5, native=native)
     assert got == RECORDED[board_id]
