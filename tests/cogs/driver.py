@@ -37,9 +37,19 @@ class Driver:
     token = "fake-token"
     """The token the bot logs in with (a subclass may pick a recognisable one)."""
 
-    def __init__(self, tmp_path: Path, *, players: int = 4, guild_locale: str = "en-US") -> None:
-        self.snow = P.Snowflakes()
-        self.db_path = tmp_path / "arena.sqlite3"
+    def __init__(
+        self,
+        tmp_path: Path,
+        *,
+        players: int = 4,
+        guild_locale: str = "en-US",
+        snowflakes: P.Snowflakes | None = None,
+    ) -> None:
+        self.snow = snowflakes or P.Snowflakes()
+        """Every id this driver's Discord hands out (several drivers sharing one database,
+        as bench/bench_shards.py's processes do, each get their own, distinct ids)."""
+        self.db_path: Path | str = tmp_path / "arena.sqlite3"
+        """The bot's database: this SQLite file unless a PostgreSQL URL is set instead."""
         self.app_id = self.snow()
         self.bot_user = P.bot_user(self.snow())
         self.fake = FakeDiscord(

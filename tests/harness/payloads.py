@@ -84,15 +84,23 @@ ADMIN_PERMISSIONS = discord.Permissions.all()
 
 
 class Snowflakes:
-    """Deterministic snowflake generator: strictly increasing, 1 ms apart."""
+    """Deterministic snowflake generator: strictly increasing, 1 ms apart.
 
-    def __init__(self, start_ms: int = BASE_TIME_MS) -> None:
+    ``process`` fills the snowflake's worker and process bits (12 to 21), as Discord's
+    own generators do: generators of different processes never hand out the same id."""
+
+    PROCESSES = 1 << 10
+
+    def __init__(self, start_ms: int = BASE_TIME_MS, process: int = 0) -> None:
+        if not 0 <= process < self.PROCESSES:
+            raise ValueError(f"process must be in [0, {self.PROCESSES}), not {process}")
         self._counter = itertools.count()
         self._start_ms = start_ms
+        self._process = process << 12
 
     def __call__(self) -> int:
         n = next(self._counter)
-        return ((self._start_ms + n - DISCORD_EPOCH_MS) << 22) | (n & 0xFFF)
+        return ((self._start_ms + n - DISCORD_EPOCH_MS) << 22) | self._process | (n & 0xFFF)
 
 
 #: Shared default generator; pass your own to isolate a test's ids.
