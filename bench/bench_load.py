@@ -60,7 +60,7 @@ import tempfile
 import time
 import tracemalloc
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Awaitable, Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
@@ -107,6 +107,8 @@ CLICK_TIMEOUT = 60.0
 """Seconds one click's handling may take before the client gives up waiting for it."""
 IDLE_TASKS = runner.DEFAULT_IGNORED_TASK_PREFIXES
 """Tasks that wait forever by design, as the harness's settling knows them."""
+IDLE_PER_PROCESS = 10_000_000
+"""Idle players' user ids per process sharing a database (:func:`fill_idle`)."""
 LAG_WINDOW = 30.0
 """Seconds per window of the loop lag's p99 as the run ages (the report's own row)."""
 
@@ -538,8 +540,16 @@ class LoadDriver(Driver):
     """The harness driver with many channels and members, measuring every click and
     waiting for that click's own work only (many clients play at once)."""
 
-    def __init__(self, tmp: Path, *, slots: int, humans: int, idle_channels: int) -> None:
-        super().__init__(tmp, players=2)
+    def __init__(
+        self,
+        tmp: Path,
+        *,
+        slots: int,
+        humans: int,
+        idle_channels: int,
+        snowflakes: P.Snowflakes | None = None,
+    ) -> None:
+        super().__init__(tmp, players=2, snowflakes=snowflakes)
         self.slot_channels = [
             P.text_channel(self.snow(), f"arena-{i}", guild_id=self.guild_id) for i in range(slots)
         ]
@@ -654,20 +664,24 @@ def idle_specs(count: int) -> Iterator[tuple[str, str, list[str | None]]]:
         yield game, mode.id, seats
 
 
-async def fill_idle(path: Path, channels: list[Json], guild_id: int) -> dict[str, list[int]]:
-    """Idle live matches, one per channel; their ids by game."""
-    store = await Store.open(path)
+async def fill_idle(
+    database: Path | str, channels: list[Json], guild_id: int, process: int = 0
+) -> dict[str, list[int]]:
+    """Idle live matches, one per channel; their ids by game. ``process`` tells apart the
+    idle players and seeds of processes filling one database."""
+    store = await Store.open(database)
     by_game: dict[str, list[int]] = defaultdict(list)
     try:
         for i, (game, mode, seat_levels) in enumerate(idle_specs(len(channels))):
-            uid = 900_000_000 + i
+            uid = 900_000_000 + IDLE_PER_PROCESS * process + i
             seats = [
                 SeatSpec(name=f"Idle {i}", user_id=uid)
                 if lv is None
                 else SeatSpec(name=f"Robot {k}", ai=True, ai_level=lv)
                 for k, lv in enumerate(seat_levels)
             ]
-            match = Match.create(game, seats, seed=f"load-idle-{i}", mode=mode)
+            seed = f"load-idle-{i}" if process == 0 else f"load-idle-{process}-{i}"
+            match = Match.create(game, seats, seed=seed, mode=mode)
             mid = await store_live(
                 store,
                 match,
@@ -979,6 +993,7 @@ async def measure(
         draw_cpu = cpu_by_pid(draw_pids | pool_pids(drawing._pool)) - draw0
         loop_thread, other_threads = thread_shares(threads0, thread_cpu(), wall, os.getpid())
         lags = await beat.stop()
+    ended = time.time()
     rss_growth = rss_bytes() - rss0
     d.measuring = False
     d.resolve_held()
@@ -991,6 +1006,10 @@ async def measure(
     s = d.stats
     return dict(
         wall_s=wall,
+        # Each click's times and the loop's lateness, for a merge of several processes'
+        # runs (bench/bench_shards.py); the report prints only their percentiles.
+        samples=dict(acks=s.acks, results=s.results, firsts=s.firsts, lags=lags),
+        window=(ended - wall, ended),  # on the system's clock, to compare processes
         clicks=s.clicks,
         clicks_per_s=s.clicks / wall,
         calls_per_click=s.calls / max(1, s.clicks),
@@ -1071,7 +1090,22 @@ def discord_budget(pacer: Pacer | None, clicks: int, wall: float) -> dict[str, f
 
 
 # --- the run --------------------------------------------------------------------------------
-async def bench(args: argparse.Namespace) -> dict[str, Any]:
+async def bench(
+    args: argparse.Namespace,
+    *,
+    database: str | None = None,
+    process: int = 0,
+    processes: int = 1,
+    ready: Callable[[], Awaitable[None]] | None = None,
+) -> dict[str, Any]:
+    """One run: the idle matches stored, the bot booted on them, the active ones opened,
+    then the ramp's steps and the measured run.
+
+    ``database``: a PostgreSQL URL (an empty database) instead of a throwaway SQLite
+    file. ``process`` of ``processes``: this process is one of several bots sharing that
+    database (``bench/bench_shards.py``), with ids, seeds and idle players of its own
+    and its share of Discord's budget. ``ready`` is awaited once everything is open,
+    before the first step: where those processes start measuring together."""
     logging.getLogger("discord").setLevel(logging.CRITICAL)
     logging.getLogger("bot").setLevel(logging.CRITICAL)
     idle = max(0, args.live - args.active)
@@ -1096,12 +1130,21 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
     deployed = ArenaBot.long_lived
     ArenaBot.long_lived = args.long_lived  # as deployed (ShardedArenaBot) unless --cold
     seeds = iter(range(10**9))
-    bot.gm.lobby.new_seed = lambda: f"load-{next(seeds)}"  # the matches' dice are fixed
+    tag = "" if process == 0 else f"{process}-"
+    bot.gm.lobby.new_seed = lambda: f"load-{tag}{next(seeds)}"  # the matches' dice are fixed
     with tempfile.TemporaryDirectory() as tmp:
-        d = LoadDriver(Path(tmp), slots=args.active, humans=2 * args.active, idle_channels=idle)
+        d = LoadDriver(
+            Path(tmp),
+            slots=args.active,
+            humans=2 * args.active,
+            idle_channels=idle,
+            snowflakes=P.Snowflakes(process=process),
+        )
+        if database is not None:
+            d.db_path = database
         d.quick_ai = args.quick_ai
         started = time.perf_counter()
-        by_game = await fill_idle(d.db_path, d.idle_channels, d.guild_id)
+        by_game = await fill_idle(d.db_path, d.idle_channels, d.guild_id, process)
         fig["fill_s"] = time.perf_counter() - started
         gc.collect()
         rss0 = rss_bytes()
@@ -1111,7 +1154,8 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
         assert d.bot is not None
         # Pacing runs on real time in the deployed bot; the driver's clock is manual.
         rate = fig["discord_rate"] = getattr(args, "discord_rate", DISCORD_RATE)
-        d.bot.gm.pacer = Pacer(SystemClock(), PaceLimits(global_calls=channel_budget(rate)))
+        budget = channel_budget(rate, share=1 / processes)  # Discord's limit is per token
+        d.bot.gm.pacer = Pacer(SystemClock(), PaceLimits(global_calls=budget))
         gc.collect()
         fig["rss_per_idle_kb"] = (rss_bytes() - rss0) / 1024 / max(1, idle)
         try:
@@ -1125,6 +1169,9 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
             fig["open_s"] = time.perf_counter() - started
             assert d.bot is not None
             fig["live_now"] = len(d.bot.gm._live)
+            fig["live_here"] = idle + len(clients)
+            if ready is not None:
+                await ready()
 
             fig["ramp"] = []
             for think in args.ramp or []:
