@@ -145,7 +145,10 @@ class MachineClock:
 
 # --- merging the processes' runs ----------------------------------------------------------
 def merge_run(runs: list[dict[str, Any]], machine: dict[str, float], cores: int) -> dict[str, Any]:
-    """One measured step of every process as one figure set, with ``bench_load``'s keys."""
+    """One measured step of every process as one figure set, with ``bench_load``'s keys:
+    counts and rates summed, per-click figures weighted by clicks, percentiles over every
+    process's samples; the loop's figures, the longest callback and the pacing's waits are
+    the worst process's."""
     clicks = sum(r["clicks"] for r in runs)
     out: dict[str, Any] = {k: sum(r.get(k, 0) for r in runs) for k in SUMMED}
     for k in PER_CLICK:
