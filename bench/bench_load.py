@@ -44,6 +44,9 @@ one turn of the loop for its answer, as on a network (``FakeDiscord.answers_late
 With ``--ramp``, steps of ``--ramp-seconds`` come first, the clients thinking less at each
 step (a rising offered rate); the ramp's table ends with the highest achieved rate whose
 click-to-public-result p95 stayed within the goal's second: what the machine sustains.
+
+``bench/bench_shards.py`` runs this benchmark in several processes sharing one
+PostgreSQL database, as the N-process deployment does, and merges their figures.
 """
 
 from __future__ import annotations
