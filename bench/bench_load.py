@@ -929,6 +929,26 @@ class HarnessClock:
         self._saved = []
 
 
+def machine_ticks() -> tuple[int, int, int]:
+    """(busy, steal, all) clock ticks of every core so far (``/proc/stat``'s first line):
+    busy is everything but idle, I/O wait and steal; steal is what the host took from
+    this virtual machine (a slow moment of the machine shows there, when it is the host's
+    doing)."""
+    fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle, iowait, steal = fields[3], fields[4], fields[7] if len(fields) > 7 else 0
+    everything = sum(fields[:8])
+    return everything - idle - iowait - steal, steal, everything
+
+
+def machine_shares(before: tuple[int, int, int], after: tuple[int, int, int]) -> dict[str, float]:
+    """The whole machine's busy share and the host's (steal) between two readings."""
+    span = max(1, after[2] - before[2])
+    return {
+        "machine_busy": (after[0] - before[0]) / span,
+        "steal_share": (after[1] - before[1]) / span,
+    }
+
+
 def cpu_seconds() -> float:
     """CPU of this process (all its threads) and of its descendants alive now (the AI
     worker processes and their fork server)."""
@@ -981,6 +1001,7 @@ async def measure(
         own0 = sum(os.times()[:2])
         ai0, draw0 = cpu_by_pid(ai_pids), cpu_by_pid(draw_pids)
         threads0 = thread_cpu()
+        ticks0 = machine_ticks()
         t0 = time.perf_counter()
         until = t0 + seconds
         tasks = [asyncio.create_task(c.run(until), name="load-client") for c in clients]
@@ -996,6 +1017,7 @@ async def measure(
         draw_cpu = cpu_by_pid(draw_pids | pool_pids(drawing._pool)) - draw0
         loop_thread, other_threads = thread_shares(threads0, thread_cpu(), wall, os.getpid())
         lags = await beat.stop()
+        machine = machine_shares(ticks0, machine_ticks())
     ended = time.time()
     rss_growth = rss_bytes() - rss0
     d.measuring = False
@@ -1059,6 +1081,7 @@ async def measure(
         loop_thread_core=loop_thread,
         other_threads_core=other_threads,
         cpu_busy=cpu / wall / max(1, cores),
+        **machine,
         timeouts=s.timeouts,
         client_errors=dict(s.client_errors),
         refused_answers=s.refused_answers,
@@ -1343,7 +1366,14 @@ def report(fig: dict[str, Any]) -> str:
         ),
         (
             "CPU per click",
-            f"{fig['cpu_ms_per_click']:.1f} ms (machine {100 * fig['cpu_busy']:.0f}% busy)",
+            f"{fig['cpu_ms_per_click']:.1f} ms (machine {100 * fig['cpu_busy']:.0f}% busy"
+            + (
+                f"; all its processes {100 * fig['machine_busy']:.0f}%, the host took "
+                f"{100 * fig['steal_share']:.1f}% of its cores"
+                if "machine_busy" in fig
+                else ""
+            )
+            + ")",
             "",
             "",
         ),

@@ -96,15 +96,6 @@ PACING_SUMMED = ("calls", "exempt", "held", "merged", "refused")
 
 
 # --- the machine's CPU ------------------------------------------------------------------------
-def machine_ticks() -> tuple[int, int, int]:
-    """(busy, steal, all) clock ticks of every core so far (``/proc/stat``'s first line):
-    busy is everything but idle, I/O wait and steal; steal is what the host took."""
-    fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
-    idle, iowait, steal = fields[3], fields[4], fields[7] if len(fields) > 7 else 0
-    everything = sum(fields[:8])
-    return everything - idle - iowait - steal, steal, everything
-
-
 class MachineClock:
     """``/proc/stat`` read every ``every`` seconds in a thread, to count the machine's CPU
     over a span known only afterwards (the processes' common measured time)."""
@@ -117,7 +108,7 @@ class MachineClock:
 
     def _run(self) -> None:
         while not self._stop.is_set():
-            self.readings.append((time.time(), machine_ticks()))
+            self.readings.append((time.time(), load.machine_ticks()))
             self._stop.wait(self.every)
 
     def __enter__(self) -> MachineClock:
@@ -198,6 +189,7 @@ def merge_run(runs: list[dict[str, Any]], machine: dict[str, float], cores: int)
     out["cpu_ms_per_click"] = 1000 * machine["busy_s"] / span / rate if rate else 0.0
     out["cpu_busy"] = machine["busy_s"] / span / cores if span else 0.0
     out["steal_share"] = machine["steal_s"] / span / cores if span else 0.0
+    out["machine_busy"] = out["cpu_busy"]
     processes_ms = sum(r["cpu_ms_per_click"] * r["clicks"] for r in runs) / max(1, clicks)
     out["processes_ms_per_click"] = processes_ms
     out["database_ms_per_click"] = max(0.0, out["cpu_ms_per_click"] - processes_ms)
@@ -261,9 +253,8 @@ def report(fig: dict[str, Any], database: str) -> str:
         "",
         f"CPU per click counts the whole machine: the bot processes with their workers "
         f"{fig['processes_ms_per_click']:.1f} ms, the database server and the rest "
-        f"{fig['database_ms_per_click']:.1f} ms; the host took {100 * fig['steal_share']:.1f}% "
-        f"of the cores (steal). The loop's figures are the busiest process's; lag and "
-        f"results are over every process's heartbeats and clicks.",
+        f"{fig['database_ms_per_click']:.1f} ms. The loop's figures are the busiest process's; "
+        f"lag and results are over every process's heartbeats and clicks.",
         "",
         "| process | clicks/s | result p95 | ack p99 | lag p99 | loop busy | loop thread "
         "| CPU/click (its process and workers) | its own process |",

@@ -73,6 +73,8 @@ async def _a_small_run(bench: ModuleType, loop: str) -> None:
     assert 0 < fig["loop_clients_busy"] < fig["loop_busy"] <= 1.05
     assert isinstance(fig["collector"], dict)  # what the quiet collector did meanwhile
     assert fig["cpu_ms_per_click"] > 0
+    # The whole machine over the same time, and what the host took from it (steal).
+    assert 0 < fig["machine_busy"] <= 1 and 0 <= fig["steal_share"] <= 1
     # The split: the bot's process (the fake Discord's share inside it), and the drawing
     # processes drew (the deployed bot's images are drawn there).
     assert 0 < fig["harness_ms_per_click"] < fig["own_ms_per_click"] <= fig["cpu_ms_per_click"]
@@ -112,6 +114,7 @@ async def _a_small_run(bench: ModuleType, loop: str) -> None:
         "event-loop busy running callbacks",
         "| lag p99 | loop busy |",
         "CPU per click",
+        "the host took",
         "clicks/s that budget allows",
         "memory per live mad-arena match",
         "RSS growth while measuring",

@@ -125,7 +125,7 @@ def test_runs_merge_into_one_figure_set(shards: ModuleType) -> None:
 
 
 def test_the_machine_clock_reads_proc_stat(shards: ModuleType) -> None:
-    busy, steal, everything = shards.machine_ticks()
+    busy, steal, everything = shards.load.machine_ticks()
     assert 0 <= busy <= everything and 0 <= steal <= everything
     with shards.MachineClock(every=0.01) as clock:
         import time
