@@ -1368,8 +1368,8 @@ def report(fig: dict[str, Any]) -> str:
             "CPU per click",
             f"{fig['cpu_ms_per_click']:.1f} ms (machine {100 * fig['cpu_busy']:.0f}% busy"
             + (
-                f"; all its processes {100 * fig['machine_busy']:.0f}%, the host took "
-                f"{100 * fig['steal_share']:.1f}% of its cores"
+                f" with the benchmark; with everything, {100 * fig['machine_busy']:.0f}%; "
+                f"the host took {100 * fig['steal_share']:.1f}% of the cores"
                 if "machine_busy" in fig
                 else ""
             )
