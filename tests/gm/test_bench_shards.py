@@ -50,10 +50,16 @@ def test_the_load_is_split_between_processes(shards: ModuleType) -> None:
     assert (first.memory_sample, second.memory_sample) == (50, 0)  # sampled once
 
 
+SUMMED_ZERO = ("result_clicks", "callbacks", "callbacks_over_50ms", "violations", "timeouts")
+"""Counts a synthetic run leaves at zero."""
+
+
 def _run(
     clicks: int, acks: list[float], results: list[float], lags: list[float], **kw: Any
 ) -> dict[str, Any]:
-    run: dict[str, Any] = {k: 0 for k in [*SUMMED_ZERO]}
+    """One process's measured step as ``bench_load.measure`` returns it (the keys the merge
+    reads), with these clicks' times."""
+    run: dict[str, Any] = dict.fromkeys(SUMMED_ZERO, 0)
     run.update(
         clicks=clicks,
         wall_s=10.0,
@@ -84,9 +90,6 @@ def _run(
     )
     run.update(kw)
     return run
-
-
-SUMMED_ZERO = ("result_clicks", "callbacks", "callbacks_over_50ms", "violations", "timeouts")
 
 
 def test_runs_merge_into_one_figure_set(shards: ModuleType) -> None:
