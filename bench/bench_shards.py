@@ -37,6 +37,7 @@ import sys
 import tempfile
 import threading
 import time
+import warnings
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -352,7 +353,10 @@ def postgres(url: str | None) -> Iterator[str]:
     """An empty database's URL: a fresh schema of ``url``'s, or of a throwaway server."""
     from bench.bench_store import pg_targets
 
-    fresh, stop = pg_targets(url)
+    with warnings.catch_warnings():
+        # pgserver finds no XDG_RUNTIME_DIR in a container and says so; /tmp serves.
+        warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR")
+        fresh, stop = pg_targets(url)
     try:
         yield fresh()
     finally:
