@@ -293,6 +293,9 @@ async def child(args: argparse.Namespace) -> dict[str, Any]:
 
     async def ready() -> None:
         print(READY, flush=True)
+        # The parent reads no more of this pipe: anything else written to it could fill it
+        # and block this process, so the rest goes where errors go.
+        os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
         await asyncio.to_thread(sys.stdin.readline)
 
     return await load.bench(
