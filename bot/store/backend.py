@@ -531,7 +531,7 @@ async def _session_kept(conn: Any) -> None:
     no cursor or advisory lock outliving its transaction, no SET), so asyncpg's default
     reset query (``pg_advisory_unlock_all(); CLOSE ALL; UNLISTEN *; RESET ALL``) would
     cost a round trip to the server at every release, about five per click, for nothing
-    (issue 16)."""
+    (issue 16). The pool's ``reset`` argument needs asyncpg 0.30 (``pyproject.toml``)."""
 
 
 class PostgresBackend(Backend):
