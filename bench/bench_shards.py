@@ -121,18 +121,13 @@ class MachineClock:
         self._thread.join()
 
     def between(self, start: float, end: float) -> dict[str, float]:
-        """CPU seconds busy and stolen between the readings nearest ``start`` and ``end``,
-        and that span's length."""
+        """The machine's busy and stolen shares between the readings nearest ``start`` and
+        ``end`` (:func:`bench_load.machine_shares`), and that span's length."""
         inside = [r for r in self.readings if start <= r[0] <= end]
         if len(inside) < 2:
-            return {"span_s": 0.0, "busy_s": 0.0, "steal_s": 0.0}
+            return {"span_s": 0.0, "machine_busy": 0.0, "steal_share": 0.0}
         (t0, a), (t1, b) = inside[0], inside[-1]
-        hz = os.sysconf("SC_CLK_TCK")
-        return {
-            "span_s": t1 - t0,
-            "busy_s": (b[0] - a[0]) / hz,
-            "steal_s": (b[1] - a[1]) / hz,
-        }
+        return {"span_s": t1 - t0, **load.machine_shares(a, b)}
 
 
 # --- merging the processes' runs ----------------------------------------------------------
@@ -185,12 +180,11 @@ def merge_run(runs: list[dict[str, Any]], machine: dict[str, float], cores: int)
             out["channel_budget_per_s"] / out["channel_calls_per_click"]
         )
     # The whole machine: the bot processes, their workers and the database server.
-    span = machine["span_s"] or out["wall_s"]
     rate = clicks / out["wall_s"] if out["wall_s"] else 0.0
-    out["cpu_ms_per_click"] = 1000 * machine["busy_s"] / span / rate if rate else 0.0
-    out["cpu_busy"] = machine["busy_s"] / span / cores if span else 0.0
-    out["steal_share"] = machine["steal_s"] / span / cores if span else 0.0
-    out["machine_busy"] = out["cpu_busy"]
+    busy = machine["machine_busy"]
+    out["cpu_ms_per_click"] = 1000 * busy * cores / rate if rate else 0.0
+    out["cpu_busy"] = out["machine_busy"] = busy
+    out["steal_share"] = machine["steal_share"]
     processes_ms = sum(r["cpu_ms_per_click"] * r["clicks"] for r in runs) / max(1, clicks)
     out["processes_ms_per_click"] = processes_ms
     out["database_ms_per_click"] = max(0.0, out["cpu_ms_per_click"] - processes_ms)
