@@ -7,9 +7,7 @@ from __future__ import annotations
 
 import errno
 import os
-import shutil
 import socket
-import sysconfig
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
@@ -18,6 +16,7 @@ import pytest
 
 from bot import native
 from bot.gm import loop_pool
+from tests.support.compiler import c_compiler_here
 
 SOURCE = Path(loop_pool.__file__).with_name("lockedio.c")
 needs_lockedio = pytest.mark.skipif(
@@ -28,8 +27,7 @@ needs_lockedio = pytest.mark.skipif(
 def test_it_is_built_where_a_compiler_is() -> None:
     """``pip install`` builds it wherever a C compiler is found (the CI machine has one),
     and the pool then uses it."""
-    cc = (sysconfig.get_config_var("CC") or "cc").split()[0]
-    if shutil.which(cc) is None:
+    if not c_compiler_here():
         assert loop_pool.LOCKED_IO is None
         assert loop_pool._write_now is os.write
     else:

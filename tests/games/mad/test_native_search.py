@@ -9,8 +9,6 @@ random games of both boards: same turn, score, finished depth and node count, at
 from __future__ import annotations
 
 import random
-import shutil
-import sysconfig
 from pathlib import Path
 from types import ModuleType
 
@@ -18,6 +16,7 @@ import pytest
 
 from bot.games.mad import ai, native
 from bot.games.mad.core import BOARD_IDS, board
+from tests.support.compiler import c_compiler_here
 
 from .test_ai_search import random_positions
 
@@ -29,8 +28,7 @@ def source() -> ModuleType:
 
 def test_the_twin_is_built_where_a_compiler_is() -> None:
     """``pip install`` builds it wherever a C compiler is found (the CI machine has one)."""
-    cc = (sysconfig.get_config_var("CC") or "cc").split()[0]
-    if shutil.which(cc) is None:
+    if not c_compiler_here():
         assert not native.compiled()
     else:
         assert native.compiled(), "reinstall (`pip install -e .`) to build the twin"

@@ -12,9 +12,7 @@ and a search in the core lets other threads run.
 from __future__ import annotations
 
 import random
-import shutil
 import sys
-import sysconfig
 import threading
 from types import ModuleType
 
@@ -23,6 +21,7 @@ import pytest
 from bot.games.mad import ai, native, search
 from bot.games.mad.core import BOARD_IDS, board
 from bot.games.mad.search import Arena, tables
+from tests.support.compiler import c_compiler_here
 
 from .test_ai_search import middle_game, random_positions
 
@@ -38,8 +37,7 @@ def core() -> ModuleType:
 
 def test_the_core_is_built_where_a_compiler_is() -> None:
     """``pip install`` builds it wherever a C compiler is found (the CI machine has one)."""
-    cc = (sysconfig.get_config_var("CC") or "cc").split()[0]
-    if shutil.which(cc) is None:
+    if not c_compiler_here():
         assert search.CORE is None
     else:
         assert search.CORE is not None, "reinstall (`pip install -e .`) to build the core"
