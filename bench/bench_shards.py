@@ -37,7 +37,6 @@ import sys
 import tempfile
 import threading
 import time
-import warnings
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -350,10 +349,7 @@ def postgres(url: str | None) -> Iterator[str]:
     """An empty database's URL: a fresh schema of ``url``'s, or of a throwaway server."""
     from bench.bench_store import pg_targets
 
-    with warnings.catch_warnings():
-        # pgserver finds no XDG_RUNTIME_DIR in a container and says so; /tmp serves.
-        warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR")
-        fresh, stop = pg_targets(url)
+    fresh, stop = pg_targets(url)
     try:
         yield fresh()
     finally:

@@ -35,6 +35,7 @@ import random
 import sys
 import tempfile
 import time
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -217,7 +218,10 @@ def pg_targets(url: str | None) -> tuple[Any, Any]:
     from tests.support.postgres import start_server
 
     servers = start_server()
-    server = next(servers)
+    with warnings.catch_warnings():
+        # pgserver finds no XDG_RUNTIME_DIR in a container and says so; /tmp serves.
+        warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR")
+        server = next(servers)
 
     def stop() -> None:
         for _ in servers:
