@@ -189,12 +189,15 @@ class Result:
     seconds: float
 
 
-async def play(setup: Setup, seed: str, tmp: Path) -> Result:
-    """Open the lobby, fill it, start, and answer every human decision by clicks."""
+async def play(setup: Setup, seed: str, tmp: Path, database: str | None = None) -> Result:
+    """Open the lobby, fill it, start, and answer every human decision by clicks; on a
+    throwaway SQLite file, or on ``database`` (an empty PostgreSQL database)."""
     started = time.perf_counter()
     fresh_seed = bot.gm.lobby.new_seed
     bot.gm.lobby.new_seed = lambda: seed  # the match's dice are fixed
     d = CountingDriver(tmp, players=max(setup.humans, 2))
+    if database is not None:
+        d.db_path = database
     await d.start()
     try:
         users = d.users[: setup.humans]
@@ -320,18 +323,28 @@ async def main_async(args: argparse.Namespace) -> None:
         save.mkdir(parents=True, exist_ok=True)
     wanted = set(args.games.split(",")) if args.games else None
     results = []
-    for setup in SETUPS:
-        if wanted and setup.game not in wanted:
-            continue
-        with tempfile.TemporaryDirectory() as tmp:
-            r = await play(setup, f"bench-table-{setup.game}", Path(tmp))
-        results.append(r)
-        print(f"{setup.game}: {r.seconds:.1f}s", file=sys.stderr, flush=True)
-        if save:
-            if r.public_png:
-                (save / f"{setup.game}-public.png").write_bytes(r.public_png)
-            if r.private_png:
-                (save / f"{setup.game}-private.png").write_bytes(r.private_png)
+    fresh_database, stop = None, None
+    if args.postgres:
+        from bench.bench_store import pg_targets
+
+        fresh_database, stop = await asyncio.to_thread(pg_targets, None)
+    try:
+        for setup in SETUPS:
+            if wanted and setup.game not in wanted:
+                continue
+            database = await asyncio.to_thread(fresh_database) if fresh_database else None
+            with tempfile.TemporaryDirectory() as tmp:
+                r = await play(setup, f"bench-table-{setup.game}", Path(tmp), database)
+            results.append(r)
+            print(f"{setup.game}: {r.seconds:.1f}s", file=sys.stderr, flush=True)
+            if save:
+                if r.public_png:
+                    (save / f"{setup.game}-public.png").write_bytes(r.public_png)
+                if r.private_png:
+                    (save / f"{setup.game}-private.png").write_bytes(r.private_png)
+    finally:
+        if stop is not None:
+            await asyncio.to_thread(stop)
     print(HEADER)
     for r in results:
         print(row(r))
@@ -345,6 +358,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--save", help="folder for one public and one private PNG per game")
     parser.add_argument("--games", help="comma-separated game ids (default: all five)")
+    parser.add_argument(
+        "--postgres",
+        action="store_true",
+        help="each match on a fresh schema of a throwaway PostgreSQL server (the N-process "
+        "deployment's store) instead of a SQLite file: the same counts are expected",
+    )
     asyncio.run(main_async(parser.parse_args()))
 
 
