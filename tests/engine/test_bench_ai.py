@@ -2,26 +2,17 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
 from types import ModuleType
 
 import pytest
 
 from bot.engine.registry import get_game
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support.bench import load_bench
 
 
 @pytest.fixture(scope="module")
 def bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_ai", ROOT / "bench" / "bench_ai.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_ai"] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_bench("bench_ai.py", "bench_ai")
 
 
 def test_levels_are_ordered_from_weakest(bench: ModuleType) -> None:

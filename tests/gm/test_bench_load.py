@@ -4,27 +4,18 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import importlib.util
 import os
-import sys
-from pathlib import Path
 from types import ModuleType
 
 import pytest
 
 from bot import event_loop
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support.bench import load_bench
 
 
 @pytest.fixture(scope="module")
 def bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_load", ROOT / "bench" / "bench_load.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_load"] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_bench("bench_load.py", "bench_load")
 
 
 @pytest.mark.parametrize("loop", event_loop.LOOPS)

@@ -2,24 +2,16 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
 from types import ModuleType
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support.bench import load_bench
 
 
 @pytest.fixture(scope="module")
 def bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_loop", ROOT / "bench" / "bench_loop.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_loop"] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_bench("bench_loop.py", "bench_loop")
 
 
 async def test_a_small_run_fires_every_deadline_and_reports_every_figure(

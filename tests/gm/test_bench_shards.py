@@ -4,29 +4,18 @@ load, their figures merged (issue 16; docs/deploy.md)."""
 from __future__ import annotations
 
 import argparse
-import importlib.util
-import sys
-from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
 
 from tests.harness import payloads as P
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support.bench import load_bench
 
 
 @pytest.fixture(scope="module")
 def shards() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "bench_shards", ROOT / "bench" / "bench_shards.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_shards"] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_bench("bench_shards.py", "bench_shards")
 
 
 def test_processes_hand_out_different_ids() -> None:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -11,18 +9,12 @@ import pytest
 
 from bot.engine.registry import get_game
 from tests.store.helpers import FIXTURE
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support.bench import load_bench
 
 
 @pytest.fixture(scope="module")
 def bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_run", ROOT / "bench" / "run.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_run"] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_bench("run.py", "bench_run")
 
 
 def test_percentile_is_nearest_rank(bench: ModuleType) -> None:

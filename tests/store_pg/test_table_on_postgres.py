@@ -5,24 +5,17 @@ The store's PostgreSQL path (issue 16: fewer round trips) changes nothing they s
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support.bench import load_bench
 
 
 @pytest.fixture(scope="module")
 def table() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_table", ROOT / "bench" / "bench_table.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_table"] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_bench("bench_table.py", "bench_table")
 
 
 async def test_a_whole_match_on_postgres_shows_what_it_shows_on_sqlite(
