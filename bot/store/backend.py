@@ -581,5 +581,13 @@ class PostgresBackend(Backend):
         self.writes += 1
         return counts
 
+    async def write_one(self, sql: str, params: Sequence[Any]) -> Row | None:
+        """One statement (``$n`` placeholders) as a transaction of its own, in one round
+        trip: its first row (a decision's commit, :mod:`bot.store.pg_commit`)."""
+        async with self._pool.acquire() as conn:
+            row: Row | None = await conn.fetchrow(sql, *params)
+        self.writes += 1
+        return row
+
     async def close(self) -> None:
         await self._pool.close()  # asyncpg's close is idempotent

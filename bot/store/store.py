@@ -48,6 +48,7 @@ from bot.store.backend import (
 )
 from bot.store.counts import WriteCounts
 from bot.store.mirror import OutboxMirror
+from bot.store.pg_commit import COMMIT_DECISION, DecisionWrite
 from bot.store.records import (
     ACTIVE_STATUSES,
     STATUSES,
@@ -87,6 +88,18 @@ _INSERT_OUTBOX = (
     "VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id"
 )
 """One outbox row of a commit; its id comes back for the mirror (:func:`_outbox_rows`)."""
+_INSERT_NOTICE = (
+    "INSERT INTO notices (match_id, seat, version, text_fr, text_en, created_at) "
+    "VALUES (?, ?, ?, ?, ?, ?)"
+)
+"""One private notice, stored undelivered."""
+_UPSERT_DEADLINE = (
+    "INSERT INTO deadlines (match_id, key, seat, due_at, remind_at, reminded) "
+    "VALUES (?, ?, ?, ?, ?, 0) ON CONFLICT (match_id, key) DO UPDATE SET "
+    "seat = excluded.seat, due_at = excluded.due_at, "
+    "remind_at = excluded.remind_at, reminded = 0"
+)
+"""A timer armed, or armed again from scratch."""
 _UPSERT_MESSAGE = (
     "INSERT INTO messages (match_id, role, channel_id, message_id, updated_at) "
     "VALUES (?, ?, ?, ?, ?) ON CONFLICT (match_id, role) DO UPDATE SET "
@@ -604,16 +617,61 @@ class Store:
         """
         pending_notices = list(notices)
         entries = list(outbox)
-        timers = list(deadlines)
         if match.choices and match.choices[-1] != choice:
             raise ValueError("commit_decision: choice is not the match's last applied choice")
         # Serialised before taking the write lock, here: pydantic's encoder writes even
         # Madsteam's snapshot in about a millisecond, less than a hop to a worker thread
         # (which would hold the interpreter lock all the same).
-        snapshot = _dumps(match.snapshot())
         option, answer = _answer_columns(choice)
-        over = match.over
-        now = self._clock()
+        write = DecisionWrite(
+            match_id=match_id,
+            version=match.version,
+            # Serialised before taking the write lock, here: pydantic's encoder writes even
+            # Madsteam's snapshot in about a millisecond, less than a hop to a worker
+            # thread (which would hold the interpreter lock all the same).
+            snapshot=_dumps(match.snapshot()),
+            now=self._clock(),
+            over=match.over,
+            public_state=None if public_state is None else _dumps(public_state),
+            log_format=LOG_FORMAT,
+            seat=choice.seat,
+            key=choice.key,
+            option=option,
+            answer=answer,
+            by_ai=by_ai,
+            notices=[(seat, text.fr, text.en) for seat, text in pending_notices],
+            outbox=[(e.kind, e.role, e.channel_id, _payload_json(e.payload)) for e in entries],
+            deadlines=list(deadlines),
+        )
+        hook = self._between_statements
+        backend = self._backend
+        try:
+            with (
+                self._no_notices.writing(*([match_id] if pending_notices else [])),
+                self._outbox.writing(match_id) as mirrored,
+            ):
+                if hook is None and isinstance(backend, PostgresBackend):
+                    ids = await self._commit_in_one_statement(backend, write)
+                else:
+                    stmts, first = self._decision_stmts(write)
+                    if hook is None:
+                        results = await backend.batch(stmts)  # one transaction, one hop
+                    else:
+                        async with self._write() as db:
+                            results = await self._run(db, stmts[:1])
+                            await hook()
+                            results += await self._run(db, stmts[1:])
+                    ids = results[first:]
+                mirrored.succeeded(_outbox_rows(match_id, match.version, entries, ids))
+        except BatchRefused:
+            async with self._read() as db:
+                await self._raise_commit_conflict(db, match_id, match.version)
+            raise StoreConflict(f"match {match_id} changed during the commit") from None
+
+    @staticmethod
+    def _decision_stmts(w: DecisionWrite) -> tuple[list[Stmt], int]:
+        """``w`` as a batch of statements (SQLite, or the test hook's statement-by-statement
+        transaction), and the index of the first outbox insert, whose result is its id."""
         stmts = [
             # The compare-and-swap: the stored match must still be live at the version this
             # decision was built on. On Postgres the row stays locked until COMMIT, so a
@@ -626,51 +684,64 @@ class Store:
                 "finished_at = ?, public_state = coalesce(?, public_state) "
                 "WHERE id = ? AND status = 'live' AND version = ? AND log_format = ?",
                 (
-                    snapshot,
-                    match.version,
-                    now,
-                    "finished" if over else "live",
-                    now if over else None,
-                    None if public_state is None else _dumps(public_state),
-                    match_id,
-                    match.version - 1,
-                    LOG_FORMAT,
+                    w.snapshot,
+                    w.version,
+                    w.now,
+                    "finished" if w.over else "live",
+                    w.now if w.over else None,
+                    w.public_state,
+                    w.match_id,
+                    w.version - 1,
+                    w.log_format,
                 ),
                 expect=1,
             ),
             Stmt(
                 _INSERT_DECISION,
-                (match_id, match.version, choice.seat, choice.key, option, answer, int(by_ai), now),
+                (w.match_id, w.version, w.seat, w.key, w.option, w.answer, int(w.by_ai), w.now),
             ),
         ]
-        if over:
-            stmts.append(Stmt("DELETE FROM deadlines WHERE match_id = ?", (match_id,)))
-            timers = []
+        if w.over:
+            stmts.append(Stmt("DELETE FROM deadlines WHERE match_id = ?", (w.match_id,)))
         else:  # the answered decision's timer is done (re-armed below if asked again)
             stmts.append(
-                Stmt("DELETE FROM deadlines WHERE match_id = ? AND key = ?", (match_id, choice.key))
+                Stmt("DELETE FROM deadlines WHERE match_id = ? AND key = ?", (w.match_id, w.key))
             )
-        stmts += self._notice_stmts(match_id, match.version, pending_notices, now)
-        first = len(stmts)  # the outbox inserts' results
-        stmts += self._public_stmts(match_id, match.version, entries, None, timers, now)
-        hook = self._between_statements
-        try:
-            with (
-                self._no_notices.writing(*([match_id] if pending_notices else [])),
-                self._outbox.writing(match_id) as mirrored,
-            ):
-                if hook is None:
-                    results = await self._backend.batch(stmts)  # one transaction, one hop
-                else:
-                    async with self._write() as db:
-                        results = await self._run(db, stmts[:1])
-                        await hook()
-                        results += await self._run(db, stmts[1:])
-                mirrored.succeeded(_outbox_rows(match_id, match.version, entries, results[first:]))
-        except BatchRefused:
-            async with self._read() as db:
-                await self._raise_commit_conflict(db, match_id, match.version)
-            raise StoreConflict(f"match {match_id} changed during the commit") from None
+        if w.notices:
+            stmts.append(
+                Stmt(
+                    _INSERT_NOTICE,
+                    many=[
+                        (w.match_id, seat, w.version, fr, en, w.now) for seat, fr, en in w.notices
+                    ],
+                )
+            )
+        first = len(stmts)
+        stmts += [
+            Stmt(_INSERT_OUTBOX, (w.match_id, w.version, *row, w.now), returns_id=True)
+            for row in w.outbox
+        ]
+        if w.deadlines and not w.over:
+            stmts.append(
+                Stmt(
+                    _UPSERT_DEADLINE,
+                    many=[
+                        (w.match_id, key, seat, due, remind)
+                        for key, seat, due, remind in w.deadlines
+                    ],
+                )
+            )
+        return stmts, first
+
+    @staticmethod
+    async def _commit_in_one_statement(backend: PostgresBackend, write: DecisionWrite) -> list[int]:
+        """``write`` on PostgreSQL in one round trip (:mod:`bot.store.pg_commit`): the
+        new outbox rows' ids, in order; :class:`BatchRefused` if the compare-and-swap found
+        another version, nothing written."""
+        row = await backend.write_one(COMMIT_DECISION, write.params())
+        if row is None or row["swapped"] != 1:
+            raise BatchRefused(0, 0 if row is None else int(row["swapped"]))
+        return [int(i) for i in row["ids"]]
 
     @staticmethod
     async def _run(db: Tx, stmts: list[Stmt]) -> list[int]:
@@ -764,10 +835,7 @@ class Store:
         if deadlines:
             stmts.append(
                 Stmt(
-                    "INSERT INTO deadlines (match_id, key, seat, due_at, remind_at, reminded) "
-                    "VALUES (?, ?, ?, ?, ?, 0) ON CONFLICT (match_id, key) DO UPDATE SET "
-                    "seat = excluded.seat, due_at = excluded.due_at, "
-                    "remind_at = excluded.remind_at, reminded = 0",
+                    _UPSERT_DEADLINE,
                     many=[
                         (match_id, key, seat, due, remind) for key, seat, due, remind in deadlines
                     ],
@@ -1306,8 +1374,7 @@ class Store:
             return []
         return [
             Stmt(
-                "INSERT INTO notices (match_id, seat, version, text_fr, text_en, created_at) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
+                _INSERT_NOTICE,
                 many=[(match_id, seat, version, text.fr, text.en, now) for seat, text in notices],
             )
         ]
