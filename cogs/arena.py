@@ -25,6 +25,7 @@ from bot.gm.present import ai_levels
 from bot.gm.retired import OpenPrompt
 from bot.i18n import lang_code, t
 from cogs.components import component_request
+from cogs.deferral import Deferral, answer_first
 from cogs.hooks import Hook
 from cogs.render import editing, sending
 
@@ -183,10 +184,17 @@ class Arena(commands.Cog):
 
     # --- delivery ------------------------------------------------------------------------
     async def deliver(
-        self, interaction: discord.Interaction, reply: Reply, held: OpenPrompt | None = None
+        self,
+        interaction: discord.Interaction,
+        reply: Reply,
+        held: OpenPrompt | None = None,
+        *,
+        acknowledged: bool = True,
     ) -> None:
         """``held``: the clicked private prompt, no longer watched while its click was
-        handled; watched again if the reply leaves it as it was (issue 11.8)."""
+        handled; watched again if the reply leaves it as it was (issue 11.8).
+        ``acknowledged`` False: a click not answered yet, whose first call answers it (the
+        clicked message edited by the answer itself, else a deferral)."""
         if reply.update is not None and reply.update.secret and _public(interaction):
             # A seat's own board never replaces a public message: it goes privately instead.
             reply.private.insert(0, reply.update)
@@ -194,20 +202,28 @@ class Arena(commands.Cog):
         clicked = interaction.message
         private_click = clicked is not None and clicked.flags.ephemeral
         hook = Hook.of(interaction)
-        if reply.update is not None:
+        if not acknowledged and reply.update is None and not reply.strip:
+            # Nothing takes the clicked message's place: a deferral answers the click.
+            if not await self._defer(interaction, component=True):
+                return
+            self._clicked(interaction)
+            acknowledged = True
+        if reply.update is not None or reply.strip:
             try:
-                with editing(reply.update) as kwargs:
-                    await hook.edit(self.bot, None, **kwargs)
+                if reply.update is None:
+                    await self._update_clicked(interaction, hook, acknowledged, view=None)
+                else:
+                    with editing(reply.update) as kwargs:
+                        await self._update_clicked(interaction, hook, acknowledged, **kwargs)
             except discord.HTTPException as exc:
                 log.warning("could not update the clicked message: %s %s", exc.status, exc.code)
+                if not acknowledged:
+                    return  # the click has no answer (expired): no follow-up can be sent
             else:
-                if clicked is not None and private_click:
+                if not acknowledged:
+                    self._clicked(interaction)
+                if reply.update is not None and clicked is not None and private_click:
                     await self._shown(interaction, clicked.id, reply.update, hook, None)
-        elif reply.strip:
-            try:
-                await hook.edit(self.bot, None, view=None)
-            except discord.HTTPException as exc:
-                log.warning("could not strip the clicked message: %s %s", exc.status, exc.code)
         elif held is not None and clicked is not None:
             self.gm.prompt_kept(clicked.id, held)
         for msg in reply.private:
@@ -234,6 +250,7 @@ class Arena(commands.Cog):
         bot = self.bot
 
         async def edit(new: Msg) -> None:
+            await answer_first()  # an edit made while another click is handled
             with editing(new) as kwargs:
                 await hook.edit(bot, followup_id, **kwargs)
 
@@ -242,6 +259,32 @@ class Arena(commands.Cog):
             await self.gm.prompt_shown(message_id, interaction.user.id, lang, msg, edit)
         except Exception:
             log.exception("watching prompt %s", message_id)
+
+    async def _update_clicked(
+        self, interaction: discord.Interaction, hook: Hook, acknowledged: bool, **kwargs: Any
+    ) -> None:
+        """The clicked message edited: through the answer to the click if it has none yet
+        (one call), else through its original response."""
+        if acknowledged:
+            await hook.edit(self.bot, None, **kwargs)
+        else:
+            await hook.update_clicked(self.bot, interaction, **kwargs)
+
+    def _clicked(self, interaction: discord.Interaction) -> None:
+        """A click answered without a new message: its original response is the clicked
+        message, which its token may edit from now on if it is public (cogs/publisher.py)."""
+        if _public(interaction):
+            clicked = getattr(self.gm.publisher, "clicked", None)
+            if clicked is not None:
+                clicked(interaction)
+
+    async def _defer_click(self, interaction: discord.Interaction) -> bool:
+        """A click whose handling takes longer than :data:`~cogs.deferral.QUICK_ANSWER`,
+        deferred while it runs (then its token may edit the clicked public message)."""
+        if not await self._defer(interaction, component=True):
+            return False
+        self._clicked(interaction)
+        return True
 
     async def _defer(self, interaction: discord.Interaction, *, component: bool = False) -> bool:
         try:
@@ -320,22 +363,25 @@ class Arena(commands.Cog):
             coro.close()
             await self._refuse(interaction, "err.guild_only")
             return
-        if not await self._defer(interaction, component=component):
+        deferral: Deferral | None = None
+        if component:
+            # A click is answered by its result when that comes within QUICK_ANSWER (one
+            # call: the clicked message edited by the answer), else deferred meanwhile.
+            deferral = Deferral(lambda: self._defer_click(interaction))
+        elif not await self._defer(interaction):
             coro.close()
             return
-        if component and _public(interaction):
-            # Deferred without a new message: its token edits the clicked public message.
-            clicked = getattr(self.gm.publisher, "clicked", None)
-            if clicked is not None:
-                clicked(interaction)
         # The clicker's own answer first; what the channel gets follows it (issue 16.4).
-        with answering(interaction.user.id) as mids:
+        armed = deferral.armed() if deferral is not None else contextlib.nullcontext()
+        with answering(interaction.user.id) as mids, armed:
             try:
                 reply = await coro
             except Exception:
                 log.exception("handling interaction %s", interaction.id)
                 reply = Reply.say(t(lang_code(str(interaction.locale)), "err.generic"))
-        await self.deliver(interaction, reply, held)
+        acknowledged = True if deferral is None else await deferral.settle()
+        if acknowledged is not False:  # False: Discord refused the deferral (expired)
+            await self.deliver(interaction, reply, held, acknowledged=acknowledged is True)
         if mids:
             try:
                 await self.gm.deliver_later(mids)

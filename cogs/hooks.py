@@ -20,7 +20,11 @@ from typing import Any, cast
 
 import discord
 from discord.http import MultipartParameters
-from discord.webhook.async_ import async_context, handle_message_parameters
+from discord.webhook.async_ import (
+    async_context,
+    handle_message_parameters,
+    interaction_message_response_params,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +72,30 @@ class Hook:
                     with_components=bool(kwargs.get("view")),  # as Webhook.edit_message
                     **request,
                 )
+
+    async def update_clicked(
+        self, bot: discord.Client, interaction: discord.Interaction, **kwargs: Any
+    ) -> None:
+        """Acknowledge the click ``interaction`` (of this webhook) by editing the clicked
+        message, in the one call (an ``UPDATE_MESSAGE`` callback) where a deferral and an
+        edit of the original response would be two; ``kwargs`` as for :meth:`edit`.
+        discord.py is told the interaction was answered, as its own ``edit_message``
+        does; Discord's answer is not parsed."""
+        params = interaction_message_response_params(
+            type=discord.InteractionResponseType.message_update.value,
+            previous_allowed_mentions=bot.allowed_mentions,
+            **kwargs,
+        )
+        http = bot.http
+        await async_context.get().create_interaction_response(
+            interaction.id,
+            self.token,
+            session=interaction._session,
+            proxy=http.proxy,
+            proxy_auth=http.proxy_auth,
+            params=params,
+        )
+        interaction.response._response_type = discord.InteractionResponseType.message_update
 
     async def send(self, bot: discord.Client, *, ephemeral: bool, **kwargs: Any) -> int:
         """A follow-up of the interaction (private when ``ephemeral``); its message id.

@@ -23,6 +23,7 @@ import discord
 
 from bot.gm.msg import Msg
 from bot.gm.publisher import DmResult, RetryLater
+from cogs.deferral import answer_first
 from cogs.hooks import Hook
 from cogs.render import editing, sending
 
@@ -112,6 +113,7 @@ class DiscordPublisher:
         return self.bot.get_channel(channel_id) or self.bot.get_partial_messageable(channel_id)
 
     async def send(self, channel_id: int, msg: Msg) -> int | None:
+        await answer_first()
         try:
             with sending(msg) as kwargs:
                 message = await self._channel(channel_id).send(**kwargs)
@@ -125,6 +127,7 @@ class DiscordPublisher:
         with any nonce): the outbox repeating a post after a restart gets the message
         already created with that nonce back instead of a duplicate (within Discord's
         window of a few minutes)."""
+        await answer_first()
         try:
             with sending(msg) as kwargs:
                 message = await self._channel(channel_id).send(**kwargs, nonce=nonce)
@@ -134,6 +137,7 @@ class DiscordPublisher:
         return message.id
 
     async def edit(self, channel_id: int, message_id: int, msg: Msg) -> bool:
+        await answer_first()
         by_token = await self._edit_by_token(message_id, msg)
         if by_token is not None:
             return by_token
@@ -151,6 +155,7 @@ class DiscordPublisher:
         return True
 
     async def retire(self, channel_id: int, message_id: int) -> bool:
+        await answer_first()
         partial = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
         try:
             await partial.edit(view=None)  # sends only ``components: []``
@@ -164,6 +169,7 @@ class DiscordPublisher:
         return True
 
     async def dm(self, user_id: int, msg: Msg) -> DmResult:
+        await answer_first()
         try:
             data = await self.bot.http.start_private_message(user_id)
             channel = self.bot.get_partial_messageable(
@@ -180,6 +186,7 @@ class DiscordPublisher:
         return DmResult.SENT
 
     async def create_thread(self, channel_id: int, name: str) -> int | None:
+        await answer_first()
         try:
             data = await self.bot.http.start_thread_without_message(
                 channel_id, name=name, auto_archive_duration=1440, type=11

@@ -183,8 +183,12 @@ async def test_the_clickers_answer_comes_before_the_channel(driver: Driver) -> N
     chosen = await d.choose_in(user, prompt, x, x.options[0].id)
     routes = [c.route_template for c in chosen.calls]
     assert routes[0].endswith("/callback")
+    # Handled quickly, the answer to the click is the prompt edited (cogs/deferral.py);
+    # deferred, it is the edit through the click's token that follows.
     own = f"/{chosen.token}"
-    answer = next(i for i, c in enumerate(chosen.calls) if own in c.path and i > 0)
+    answer = 0
+    if chosen.response_type != 7:
+        answer = next(i for i, c in enumerate(chosen.calls) if own in c.path and i > 0)
     shown = {id(c) for c in channel_calls(d, 0)}
     public = [i for i, c in enumerate(chosen.calls) if id(c) in shown]
     assert public and answer < min(public), routes

@@ -1,0 +1,120 @@
+"""A click answered by its result in one call when handled quickly, else deferred first
+(issue 16: Discord calls per click; ``cogs/deferral.py``)."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from cogs import deferral
+from tests.cogs.driver import Driver
+from tests.cogs.test_full_matches import open_and_fill
+from tests.harness.fake_discord import FakeInteraction
+
+
+async def _pick(d: Driver) -> tuple[Any, FakeInteraction]:
+    """A Mad Arena round: a player's pick in their private prompt (the choice's click)."""
+    mid = await open_and_fill(d, "mad-arena", d.users[:4], mode="mad-arena:ultimate-warrior")
+    live = await d.live(mid)
+    x = live.match.pending()[0]
+    user = d.user_by_id(live.match.seats[x.seat].user_id)
+    press = await d.press(user, d.round_message(), "Make your choice")
+    chosen = await d.choose_in(user, d.prompt_for(d.replies(press), x), x, x.options[0].id)
+    return live, chosen
+
+
+async def test_a_quick_click_is_answered_by_its_result_in_one_call(driver: Driver) -> None:
+    d = driver
+    live, chosen = await _pick(d)
+    own = [c for c in chosen.calls if f"/{chosen.token}" in c.path or f"/{chosen.id}/" in c.path]
+    assert chosen.response_type == 7, "the prompt edited by the answer to the click"
+    assert [c.route_template for c in own] == [
+        "/interactions/{webhook_id}/{webhook_token}/callback"
+    ]
+    assert chosen.calls[0] is own[0], "nothing about the click before its answer"
+    prompt = d.fake.message(chosen.message_id)  # type: ignore[arg-type]
+    assert "You chose" in prompt.text()
+    assert live.match.version >= 1
+
+
+async def test_a_slow_click_is_deferred_then_edited(
+    driver: Driver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past QUICK_ANSWER the click is deferred while it is handled: acknowledged at about
+    QUICK_ANSWER (not when its handling ends), then its result edited in."""
+    d = driver
+    assert d.bot is not None
+    gm: Any = d.bot.gm
+    slow = 0.3
+    real = gm.click
+
+    async def click(*args: Any, **kwargs: Any) -> Any:
+        await asyncio.sleep(slow)
+        return await real(*args, **kwargs)
+
+    monkeypatch.setattr(gm, "click", click)
+    _, chosen = await _pick(d)
+    assert chosen.response_type == 6
+    assert chosen.ack_delay is not None and chosen.ack_delay < slow
+    own = [c.route_template for c in chosen.calls if f"/{chosen.token}" in c.path]
+    assert own[:2] == [
+        "/interactions/{webhook_id}/{webhook_token}/callback",
+        "/webhooks/{webhook_id}/{webhook_token}/messages/@original",
+    ]
+
+
+async def test_without_the_quick_answer_every_click_is_deferred(
+    driver: Driver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(deferral, "QUICK_ANSWER", 0.0)
+    d = driver
+    _, chosen = await _pick(d)
+    assert chosen.response_type == 6
+    assert len(chosen.calls) >= 2
+
+
+async def test_a_call_made_in_the_clicks_name_defers_it_first(driver: Driver) -> None:
+    """Start in a server that plays in threads: the match's thread is created while the
+    click is handled, after the click's deferral (the harness checks that nothing about
+    a click reaches Discord before its answer)."""
+    d = driver
+    ann, bob = d.users[:2]
+    await d.slash(ann, "start", game="test-pick")
+    await d.press(bob, d.lobby(), "Join")
+    start = await d.press(ann, d.lobby(), "Start")
+    routes = [c.route_template for c in start.calls]
+    assert "/channels/{channel_id}/threads" in routes, routes
+    assert routes[0].endswith("/callback") and start.response_type == 6
+
+
+async def test_an_expired_click_gets_no_follow_up(
+    driver: Driver, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Discord refuses the answer (the click arrived too late): the bot sends nothing
+    more about it and carries on; the next click works."""
+    d = driver
+    mid = await open_and_fill(d, "mad-arena", d.users[:4], mode="mad-arena:ultimate-warrior")
+    live = await d.live(mid)
+    x = live.match.pending()[0]
+    user = d.user_by_id(live.match.seats[x.seat].user_id)
+    press = await d.press(user, d.round_message(), "Make your choice")
+    prompt = d.prompt_for(d.replies(press), x)
+    real_register = d.fake.register_interaction
+
+    def register(payload: Any) -> FakeInteraction:
+        fi = real_register(payload)
+        d.fake.expire_interaction(fi.id)
+        return fi
+
+    d.fake.register_interaction = register  # type: ignore[method-assign]
+    try:
+        expired = await d.choose_in(user, prompt, x, x.options[0].id)
+    finally:
+        d.fake.register_interaction = real_register  # type: ignore[method-assign]
+    assert not expired.acknowledged
+    assert [c.statuses for c in expired.calls if f"/{expired.id}/" in c.path] == [[404]]
+    own_hook = f"/{expired.token}/"
+    assert not [c for c in expired.calls if c.path.startswith("/webhooks/") and own_hook in c.path]
+    assert "could not" in caplog.text
