@@ -93,7 +93,8 @@ async def test_an_expired_click_gets_no_follow_up(
     driver: Driver, caplog: pytest.LogCaptureFixture
 ) -> None:
     """Discord refuses the answer (the click arrived too late): the bot sends nothing
-    more about it and carries on; the next click works."""
+    more about it and carries on. The click was handled before its answer was refused,
+    so its pick stands, and the channel shows it."""
     d = driver
     mid = await open_and_fill(d, "mad-arena", d.users[:4], mode="mad-arena:ultimate-warrior")
     live = await d.live(mid)
@@ -101,6 +102,7 @@ async def test_an_expired_click_gets_no_follow_up(
     user = d.user_by_id(live.match.seats[x.seat].user_id)
     press = await d.press(user, d.round_message(), "Make your choice")
     prompt = d.prompt_for(d.replies(press), x)
+    version = live.match.version
     real_register = d.fake.register_interaction
 
     def register(payload: Any) -> FakeInteraction:
@@ -118,3 +120,5 @@ async def test_an_expired_click_gets_no_follow_up(
     own_hook = f"/{expired.token}/"
     assert not [c for c in expired.calls if c.path.startswith("/webhooks/") and own_hook in c.path]
     assert "could not" in caplog.text
+    assert (await d.live(mid)).match.version == version + 1
+    assert f"<@{user['id']}> has chosen" in d.round_message().text()
