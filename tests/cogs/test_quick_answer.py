@@ -122,4 +122,4 @@ async def test_an_expired_click_gets_no_follow_up(
     assert not [c for c in expired.calls if c.path.startswith("/webhooks/") and own_hook in c.path]
     assert "could not" in caplog.text
     assert (await d.live(mid)).match.version == version + 1
-    assert "has chosen" not in before and "has chosen" in d.round_message().text()
+    assert "has chosen a card" not in before and "has chosen a card" in d.round_message().text()
