@@ -25,7 +25,12 @@ async def _pick(d: Driver) -> tuple[Any, FakeInteraction]:
     return live, chosen
 
 
-async def test_a_quick_click_is_answered_by_its_result_in_one_call(driver: Driver) -> None:
+async def test_a_quick_click_is_answered_by_its_result_in_one_call(
+    driver: Driver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A second for the pick (its prompt's board drawn meanwhile): quick whatever the
+    # machine's load; how many clicks make it within the real 15 ms is bench_load's.
+    monkeypatch.setattr(deferral, "QUICK_ANSWER", 1.0)
     d = driver
     live, chosen = await _pick(d)
     own = [c for c in chosen.calls if f"/{chosen.token}" in c.path or f"/{chosen.id}/" in c.path]
