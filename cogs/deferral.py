@@ -2,13 +2,14 @@
 
 A click used to be deferred first, then its result edited into the clicked message: two
 calls to Discord, and on the real Discord the result a round trip later. Under the load
-benchmark's full load 71% of clicks are handled within 10 ms and 87% within 20 ms (issue
-16), so a click now gets :data:`QUICK_ANSWER` to be handled: within it, the answer to the click is the
-clicked message edited (one call, :meth:`cogs.hooks.Hook.update_clicked`); past it, the
-click is deferred while its handling goes on, as before, so its acknowledgement still
-comes within Discord's 3 seconds. A call to Discord the handling makes in the click's
-name before its answer (a match's thread created at Start, a DM) first defers it
-(:func:`answer_first`): nothing reaches Discord about a click before its acknowledgement.
+benchmark's full load 71% of clicks are handled within 10 ms and 87% within 20 ms
+(issue 16), so a click now gets :data:`QUICK_ANSWER` to be handled: within it, the answer
+to the click is the clicked message edited (one call,
+:meth:`cogs.hooks.Hook.update_clicked`); past it, the click is deferred while its handling
+goes on, as before, so its acknowledgement still comes within Discord's 3 seconds. A call
+to Discord the handling makes in the click's name before its answer (a match's thread
+created at Start, another prompt retired, a DM) first defers it (:func:`answer_first`):
+nothing reaches Discord about a click before its acknowledgement.
 """
 
 from __future__ import annotations

@@ -49,9 +49,10 @@ class DiscordPublisher:
 
     # --- edits through a click's token -------------------------------------------------
     def clicked(self, interaction: discord.Interaction) -> None:
-        """``interaction``, a click on a public message of the bot, was deferred without
-        a new message (its original response is that message): its token may edit the
-        message for a while. Kept only in memory, never logged."""
+        """``interaction``, a click on a public message of the bot, was answered without
+        a new message (deferred, or the message edited by the answer: its original
+        response is that message): its token may edit the message for a while. Kept only
+        in memory, never logged."""
         message = interaction.message
         if message is None or message.flags.ephemeral:
             return

@@ -619,9 +619,6 @@ class Store:
         entries = list(outbox)
         if match.choices and match.choices[-1] != choice:
             raise ValueError("commit_decision: choice is not the match's last applied choice")
-        # Serialised before taking the write lock, here: pydantic's encoder writes even
-        # Madsteam's snapshot in about a millisecond, less than a hop to a worker thread
-        # (which would hold the interpreter lock all the same).
         option, answer = _answer_columns(choice)
         write = DecisionWrite(
             match_id=match_id,

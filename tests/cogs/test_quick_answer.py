@@ -128,3 +128,20 @@ async def test_an_expired_click_gets_no_follow_up(
     assert "could not" in caplog.text
     assert (await d.live(mid)).match.version == version + 1
     assert "has chosen a card" not in before and "has chosen a card" in d.round_message().text()
+
+
+async def test_a_public_click_answered_by_its_result_lends_its_token(
+    driver: Driver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Join, answered by the lobby edited in the answer itself: that click's token may
+    edit the lobby from then on (the table's edits go through it, cogs/publisher.py)."""
+    monkeypatch.setattr(deferral, "QUICK_ANSWER", 1.0)
+    d = driver
+    ann, bob = d.users[:2]
+    await d.slash(ann, "start", game="test-pick")
+    join = await d.press(bob, d.lobby(), "Join")
+    assert join.response_type == 7
+    assert "Players (2;" in d.lobby().text()
+    assert d.bot is not None
+    hook = d.bot.gm.publisher._handle(d.lobby().id)  # noqa: SLF001
+    assert hook is not None and hook.token == join.token

@@ -1,7 +1,7 @@
 """Public edits through the token of a click on the edited message (issue 16 item 4).
 
-A click on a public message, deferred without a new message, has that message as its
-original response: its token may edit it for 15 minutes, and Discord does not count
+A click on a public message, answered without a new message (deferred, or the message
+edited by the answer itself), has that message as its original response: its token may edit it for 15 minutes, and Discord does not count
 interaction endpoints in a bot's global rate limit. The bot edits its tables that way
 while such a token lives, and through the channel otherwise (none, too old, refused).
 """
