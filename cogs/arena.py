@@ -218,7 +218,12 @@ class Arena(commands.Cog):
             except discord.HTTPException as exc:
                 log.warning("could not update the clicked message: %s %s", exc.status, exc.code)
                 if not acknowledged:
-                    return  # the click has no answer (expired): no follow-up can be sent
+                    # Expired (404): no answer and no follow-up can be sent. Refused for
+                    # its content: a deferral still answers the click (no "interaction
+                    # failed"), and the follow-ups go.
+                    if exc.status == 404 or not await self._defer(interaction, component=True):
+                        return
+                    self._clicked(interaction)
             else:
                 if not acknowledged:
                     self._clicked(interaction)

@@ -145,3 +145,24 @@ async def test_a_public_click_answered_by_its_result_lends_its_token(
     assert d.bot is not None
     hook = d.bot.gm.publisher._handle(d.lobby().id)  # noqa: SLF001
     assert hook is not None and hook.token == join.token
+
+
+async def test_an_answer_discord_refuses_for_its_content_still_acknowledges_the_click(
+    driver: Driver, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The click's answer (the prompt edited) is refused with a 400: a deferral answers
+    the click instead, so its player never sees "This interaction failed"."""
+    monkeypatch.setattr(deferral, "QUICK_ANSWER", 1.0)
+    d = driver
+    mid = await open_and_fill(d, "mad-arena", d.users[:4], mode="mad-arena:ultimate-warrior")
+    live = await d.live(mid)
+    x = live.match.pending()[0]
+    user = d.user_by_id(live.match.seats[x.seat].user_id)
+    press = await d.press(user, d.round_message(), "Make your choice")
+    prompt = d.prompt_for(d.replies(press), x)
+    version = live.match.version
+    d.fake.fail_next("POST", r"^/interactions/\d+/[^/]+/callback$", 400, code=50035)
+    chosen = await d.choose_in(user, prompt, x, x.options[0].id)
+    assert chosen.acknowledged and chosen.response_type == 6
+    assert "could not update the clicked message: 400" in caplog.text
+    assert (await d.live(mid)).match.version == version + 1  # the pick stands
