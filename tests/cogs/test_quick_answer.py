@@ -4,25 +4,47 @@
 from __future__ import annotations
 
 import asyncio
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
 
+from bot.engine import Decision
 from cogs import deferral
 from tests.cogs.driver import Driver
 from tests.cogs.test_full_matches import open_and_fill
-from tests.harness.fake_discord import FakeInteraction
+from tests.harness.fake_discord import FakeInteraction, FakeMessage
+from tests.harness.payloads import Json
 
 
-async def _pick(d: Driver) -> tuple[Any, FakeInteraction]:
-    """A Mad Arena round: a player's pick in their private prompt (the choice's click)."""
+@dataclass
+class Prompt:
+    """A Mad Arena round's first awaited pick, its player's private prompt open."""
+
+    mid: int
+    live: Any
+    decision: Decision
+    user: Json
+    message: FakeMessage
+
+
+async def _prompt(d: Driver) -> Prompt:
     mid = await open_and_fill(d, "mad-arena", d.users[:4], mode="mad-arena:ultimate-warrior")
     live = await d.live(mid)
     x = live.match.pending()[0]
     user = d.user_by_id(live.match.seats[x.seat].user_id)
     press = await d.press(user, d.round_message(), "Make your choice")
-    chosen = await d.choose_in(user, d.prompt_for(d.replies(press), x), x, x.options[0].id)
-    return live, chosen
+    return Prompt(mid, live, x, user, d.prompt_for(d.replies(press), x))
+
+
+async def _choose(d: Driver, p: Prompt) -> FakeInteraction:
+    return await d.choose_in(p.user, p.message, p.decision, p.decision.options[0].id)
+
+
+async def _pick(d: Driver) -> tuple[Any, FakeInteraction]:
+    """A player's pick in their private prompt: (the match, the choice's click)."""
+    p = await _prompt(d)
+    return p.live, await _choose(d, p)
 
 
 async def test_a_quick_click_is_answered_by_its_result_in_one_call(
@@ -101,13 +123,8 @@ async def test_an_expired_click_gets_no_follow_up(
     more about it and carries on. The click was handled before its answer was refused,
     so its pick stands, and the channel shows it."""
     d = driver
-    mid = await open_and_fill(d, "mad-arena", d.users[:4], mode="mad-arena:ultimate-warrior")
-    live = await d.live(mid)
-    x = live.match.pending()[0]
-    user = d.user_by_id(live.match.seats[x.seat].user_id)
-    press = await d.press(user, d.round_message(), "Make your choice")
-    prompt = d.prompt_for(d.replies(press), x)
-    version = live.match.version
+    p = await _prompt(d)
+    version = p.live.match.version
     before = d.round_message().text()
     real_register = d.fake.register_interaction
 
@@ -118,7 +135,7 @@ async def test_an_expired_click_gets_no_follow_up(
 
     d.fake.register_interaction = register  # type: ignore[method-assign]
     try:
-        expired = await d.choose_in(user, prompt, x, x.options[0].id)
+        expired = await _choose(d, p)
     finally:
         d.fake.register_interaction = real_register  # type: ignore[method-assign]
     assert not expired.acknowledged
@@ -126,7 +143,7 @@ async def test_an_expired_click_gets_no_follow_up(
     own_hook = f"/{expired.token}/"
     assert not [c for c in expired.calls if c.path.startswith("/webhooks/") and own_hook in c.path]
     assert "could not" in caplog.text
-    assert (await d.live(mid)).match.version == version + 1
+    assert (await d.live(p.mid)).match.version == version + 1
     assert "has chosen a card" not in before and "has chosen a card" in d.round_message().text()
 
 
@@ -154,15 +171,10 @@ async def test_an_answer_discord_refuses_for_its_content_still_acknowledges_the_
     the click instead, so its player never sees "This interaction failed"."""
     monkeypatch.setattr(deferral, "QUICK_ANSWER", 1.0)
     d = driver
-    mid = await open_and_fill(d, "mad-arena", d.users[:4], mode="mad-arena:ultimate-warrior")
-    live = await d.live(mid)
-    x = live.match.pending()[0]
-    user = d.user_by_id(live.match.seats[x.seat].user_id)
-    press = await d.press(user, d.round_message(), "Make your choice")
-    prompt = d.prompt_for(d.replies(press), x)
-    version = live.match.version
+    p = await _prompt(d)
+    version = p.live.match.version
     d.fake.fail_next("POST", r"^/interactions/\d+/[^/]+/callback$", 400, code=50035)
-    chosen = await d.choose_in(user, prompt, x, x.options[0].id)
+    chosen = await _choose(d, p)
     assert chosen.acknowledged and chosen.response_type == 6
     assert "could not update the clicked message: 400" in caplog.text
-    assert (await d.live(mid)).match.version == version + 1  # the pick stands
+    assert (await d.live(p.mid)).match.version == version + 1  # the pick stands
