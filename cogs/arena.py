@@ -190,11 +190,14 @@ class Arena(commands.Cog):
         held: OpenPrompt | None = None,
         *,
         acknowledged: bool = True,
+        shown: Msg | None = None,
     ) -> None:
         """``held``: the clicked private prompt, no longer watched while its click was
         handled; watched again if the reply leaves it as it was (issue 11.8).
         ``acknowledged`` False: a click not answered yet, whose first call answers it (the
-        clicked message edited by the answer itself, else a deferral)."""
+        clicked message edited by the answer itself, else a deferral). ``shown``: what
+        the click's answer already put in place of the clicked message (not edited again
+        if the reply's update is the same)."""
         if reply.update is not None and reply.update.secret and _public(interaction):
             # A seat's own board never replaces a public message: it goes privately instead.
             reply.private.insert(0, reply.update)
@@ -208,7 +211,10 @@ class Arena(commands.Cog):
                 return
             self._clicked(interaction)
             acknowledged = True
-        if reply.update is not None or reply.strip:
+        if reply.update is not None and reply.update == shown:
+            if clicked is not None and private_click:
+                await self._shown(interaction, clicked.id, reply.update, hook, None)
+        elif reply.update is not None or reply.strip:
             try:
                 if reply.update is None:
                     await self._update_clicked(interaction, hook, acknowledged, view=None)
@@ -282,6 +288,20 @@ class Arena(commands.Cog):
             clicked = getattr(self.gm.publisher, "clicked", None)
             if clicked is not None:
                 clicked(interaction)
+
+    async def _answer_early(self, interaction: discord.Interaction, update: Msg) -> bool | None:
+        """The clicked private prompt's new face as the click's answer, before its handling
+        ends (:meth:`cogs.deferral.Deferral.early`): True if shown; refused for its content,
+        a deferral answers the click instead (None); expired, False."""
+        try:
+            with editing(update) as kwargs:
+                await Hook.of(interaction).update_clicked(self.bot, interaction, **kwargs)
+        except discord.HTTPException as exc:
+            log.warning("could not update the clicked message: %s %s", exc.status, exc.code)
+            if exc.status == 404 or not await self._defer(interaction, component=True):
+                return False
+            return None
+        return True
 
     async def _defer_click(self, interaction: discord.Interaction) -> bool:
         """A click whose handling takes longer than :data:`~cogs.deferral.QUICK_ANSWER`,
@@ -371,14 +391,19 @@ class Arena(commands.Cog):
         deferral: Deferral | None = None
         if component:
             # A click is answered by its result when that comes within QUICK_ANSWER (one
-            # call: the clicked message edited by the answer), else deferred meanwhile.
-            deferral = Deferral(lambda: self._defer_click(interaction))
+            # call: the clicked message edited by the answer), else deferred meanwhile; a
+            # private prompt's new face may come earlier than the rest (a pick committed).
+            deferral = Deferral(
+                lambda: self._defer_click(interaction),
+                None if _public(interaction) else lambda m: self._answer_early(interaction, m),
+            )
         elif not await self._defer(interaction):
             coro.close()
             return
         # The clicker's own answer first; what the channel gets follows it (issue 16.4).
         armed = deferral.armed() if deferral is not None else contextlib.nullcontext()
-        with answering(interaction.user.id) as mids, armed:
+        early = deferral.early if deferral is not None else None
+        with answering(interaction.user.id, early) as mids, armed:
             try:
                 reply = await coro
             except Exception:
@@ -386,7 +411,10 @@ class Arena(commands.Cog):
                 reply = Reply.say(t(lang_code(str(interaction.locale)), "err.generic"))
         acknowledged = True if deferral is None else await deferral.settle()
         if acknowledged is not False:  # False: Discord refused the deferral (expired)
-            await self.deliver(interaction, reply, held, acknowledged=acknowledged is True)
+            shown = deferral.shown if deferral is not None else None
+            await self.deliver(
+                interaction, reply, held, acknowledged=acknowledged is True, shown=shown
+            )
         if mids:
             try:
                 await self.gm.deliver_later(mids)

@@ -16,7 +16,7 @@ from bot.gm.apply import ApplyMixin
 from bot.gm.ids import key_tag
 from bot.gm.live import DraftSlot, Live
 from bot.gm.msg import CONTENT_MAX, Actor, Attachment, Msg, Reply, clip
-from bot.gm.posting import Out
+from bot.gm.posting import Out, answer_early
 from bot.gm.prompts import (
     SELECTS_MAX,
     DraftRef,
@@ -297,11 +297,18 @@ class PlayMixin(ApplyMixin):
                 choice=label,
             )
         )
-        before = match.version
-        await self._advance(live)
+        # The clicker sees their answer taken, with what it told them alone, now rather
+        # than after the AI seats' replies (the Discord layer may show it at once).
         secrets = await self._take_private(live, actor.user_id, lang)
         if secrets:
             done.content = clip(f"{done.content}\n" + "\n".join(secrets), CONTENT_MAX)
+        answer_early(done)
+        before = match.version
+        await self._advance(live)
+        if match.version != before:  # the AI seats' moves may have told this player more
+            secrets = await self._take_private(live, actor.user_id, lang)
+            if secrets:
+                done.content = clip(f"{done.content}\n" + "\n".join(secrets), CONTENT_MAX)
         if live.match is None or match.over:
             return Reply(update=done)
         follow = [

@@ -65,22 +65,38 @@ _deferred: contextvars.ContextVar[set[int] | None] = contextvars.ContextVar(
     "arena_deferred_flush", default=None
 )
 _clicker: contextvars.ContextVar[int | None] = contextvars.ContextVar("arena_clicker", default=None)
+_early: contextvars.ContextVar[Callable[[Msg], None] | None] = contextvars.ContextVar(
+    "arena_early_answer", default=None
+)
 
 
 @contextmanager
-def answering(user_id: int) -> Iterator[set[int]]:
+def answering(user_id: int, early: Callable[[Msg], None] | None = None) -> Iterator[set[int]]:
     """While the Discord layer answers ``user_id``'s interaction: public deliveries are
     only noted (the set yielded: match ids), so the clicker's own confirmation goes
     first and the outbox is delivered right after (:meth:`PostingMixin.deliver_later`);
-    and that user's follow-up prompts come in the reply, never also by DM."""
+    and that user's follow-up prompts come in the reply, never also by DM. ``early``:
+    given the clicked prompt's new face as soon as it is known (:func:`answer_early`)."""
     mids: set[int] = set()
     t1 = _deferred.set(mids)
     t2 = _clicker.set(user_id)
+    t3 = _early.set(early)
     try:
         yield mids
     finally:
         _deferred.reset(t1)
         _clicker.reset(t2)
+        _early.reset(t3)
+
+
+def answer_early(update: Msg) -> None:
+    """The clicked prompt's new face, known before the rest of the click's handling (a
+    pick committed, before the AI seats reply and the next prompts are drawn): the
+    Discord layer may show it at once (issue 16; ``cogs/deferral.py``). A copy is given;
+    the reply still carries the whole answer, which is shown too if it differs."""
+    early = _early.get()
+    if early is not None:
+        early(replace(update))
 
 
 def _board_text(match: Match, lang: str) -> list[str]:

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from bot.engine import Decision
+from bot.gm import apply
 from cogs import deferral
 from tests.cogs.driver import Driver
 from tests.cogs.test_full_matches import open_and_fill
@@ -178,3 +179,36 @@ async def test_an_answer_discord_refuses_for_its_content_still_acknowledges_the_
     assert chosen.acknowledged and chosen.response_type == 6
     assert "could not update the clicked message: 400" in caplog.text
     assert (await d.live(p.mid)).match.version == version + 1  # the pick stands
+
+
+async def test_a_pick_is_answered_before_the_ai_seats_reply(
+    driver: Driver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """MAD against its AI, which takes 0.3 s to move: the player's pick is answered (its
+    prompt saying so) as soon as it is committed, before the AI's move; the reply after
+    it brings the next prompt as a follow-up, without editing the answered prompt again."""
+    slow = 0.3
+    real = apply.ai_choice
+
+    async def thinking(*args: Any, **kwargs: Any) -> Any:
+        await asyncio.sleep(slow)
+        return await real(*args, **kwargs)
+
+    d = driver
+    ann = d.users[0]
+    await d.slash(ann, "start", game="mad", ai_level="easy")
+    await d.press(ann, d.lobby(), "Add AI")
+    await d.press(ann, d.lobby(), "Start")
+    monkeypatch.setattr(apply, "ai_choice", thinking)
+    live = await d.live(1)
+    [x] = [x for x in live.match.pending() if not live.match.seats[x.seat].ai]
+    version = live.match.version
+    press = await d.press(ann, d.round_message(), "Make your choice")
+    chosen = await d.choose_in(ann, d.prompt_for(d.replies(press), x), x, x.options[0].id)
+    assert chosen.response_type == 7 and chosen.ack_delay is not None
+    assert chosen.ack_delay < slow, "answered before the AI's move"
+    assert live.match.version >= version + 2, "the AI moved in the same handling"
+    own = [c.route_template for c in chosen.calls if f"/{chosen.token}" in c.path]
+    assert own[0] == "/interactions/{webhook_id}/{webhook_token}/callback"
+    assert "/webhooks/{webhook_id}/{webhook_token}/messages/@original" not in own
+    assert "/webhooks/{webhook_id}/{webhook_token}" in own, "the next prompt follows"
