@@ -243,7 +243,10 @@ def test_slow_callbacks_tell_work_from_waiting(bench: ModuleType, loop: str) -> 
         assert over["computing"] > slow.LIMIT and over["sleeping"] < 0.05
         assert over["sleeping_after_short_ones"] < 0.05
         assert slow.working() == 1
-        assert 0.02 <= slow.clients_cpu < 0.03
+        # The client's own 20 ms, not the 15 ms step before it; a little under 20 when the
+        # machine preempted a short step between them, whose CPU is taken as its clock
+        # time by design (ci 12-05: 19.8 ms on a busy runner).
+        assert 0.018 <= slow.clients_cpu < 0.03
         assert slow.count >= 303 and slow.busy >= 0.3
 
     with asyncio.Runner(loop_factory=event_loop.policy(loop).new_event_loop) as runner:
