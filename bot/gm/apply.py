@@ -109,6 +109,7 @@ class ApplyMixin(EndingMixin):
             self._must_reload.add(live.mid)  # cancelled mid-commit: reload on next access
             raise
         live.adopt(plan.shadow)
+        live.noticed.update(s for s, _ in notices)
         if match.over:
             live.deadlines.clear()
             self._live.pop(live.mid, None)

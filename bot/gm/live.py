@@ -64,6 +64,10 @@ class Live:
     to_dm: list[str] = field(default_factory=list)
     """Keys of decisions the last table asked anew: their DM prompts go out after
     its commit (private, best effort: a restart loses them, the board's button does not)."""
+    noticed: set[int] = field(default_factory=set)
+    """Human seats told something privately by this process's commits since the game
+    master last cleared it (:meth:`PlayMixin._decide_choice`: whether the AI seats' replies
+    to a pick told its player anything, without reading the store to know)."""
     absent: dict[int, int] = field(default_factory=dict)
     """Expired deadlines per human seat (the second puts it on autopilot, issue 11.6)."""
     away: dict[int, int] = field(default_factory=dict)

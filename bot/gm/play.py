@@ -304,8 +304,10 @@ class PlayMixin(ApplyMixin):
             done.content = clip(f"{done.content}\n" + "\n".join(secrets), CONTENT_MAX)
         answer_early(done)
         before = match.version
+        live.noticed.clear()
         await self._advance(live)
-        if match.version != before:  # the AI seats' moves may have told this player more
+        if live.noticed & set(self._seats_of(live, actor.user_id)):
+            # The AI seats' moves told this player more (no read of the store otherwise).
             secrets = await self._take_private(live, actor.user_id, lang)
             if secrets:
                 done.content = clip(f"{done.content}\n" + "\n".join(secrets), CONTENT_MAX)

@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from bot.engine import Decision
+from bot.engine import Decision, Text
+from bot.engine.registry import get_game
 from bot.gm import apply
 from cogs import deferral
 from tests.cogs.driver import Driver
@@ -212,3 +213,32 @@ async def test_a_pick_is_answered_before_the_ai_seats_reply(
     assert own[0] == "/interactions/{webhook_id}/{webhook_token}/callback"
     assert "/webhooks/{webhook_id}/{webhook_token}/messages/@original" not in own
     assert "/webhooks/{webhook_id}/{webhook_token}" in own, "the next prompt follows"
+
+
+async def test_what_the_ai_seats_moves_tell_the_picker_comes_with_the_answer(
+    driver: Driver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A pick answered at its commit, then the AI seat's move tells its player something
+    privately: the answered prompt is edited to say it too."""
+    game = type(get_game("test-pick"))
+    real = game.apply
+
+    def apply_and_whisper(self: Any, state: Any, answer: Any, ctx: Any) -> None:
+        real(self, state, answer, ctx)
+        if answer.seat == 1:
+            text = f"psst {state.round}"
+            ctx.emit("whisper", Text(fr=text, en=text), visible_to=[0])
+
+    monkeypatch.setattr(game, "apply", apply_and_whisper)
+    d = driver
+    ann = d.users[0]
+    await d.slash(ann, "start", game="test-pick")
+    await d.press(ann, d.lobby(), "Add AI")
+    await d.press(ann, d.lobby(), "Start")
+    live = await d.live(1)
+    [x] = [x for x in live.match.pending() if not live.match.seats[x.seat].ai]
+    assert x.seat == 0
+    press = await d.press(ann, d.round_message(), "Make your choice")
+    chosen = await d.choose_in(ann, d.prompt_for(d.replies(press), x), x, x.options[0].id)
+    answered = d.fake.message(chosen.message_id).text()  # type: ignore[arg-type]
+    assert "psst 2" in answered, "told by the AI's move after the pick"
