@@ -206,6 +206,22 @@ class Arena(commands.Cog):
         private_click = clicked is not None and clicked.flags.ephemeral
         hook = Hook.of(interaction)
         if not acknowledged and reply.update is None and not reply.strip:
+            if reply.private and self._token_kept_elsewhere(interaction):
+                # A public message whose edits have another click's token: this one's
+                # answer may be the first private message itself (one call, not two).
+                first = reply.private.pop(0)
+                try:
+                    with sending(first) as kwargs:
+                        sent = await hook.answer_privately(self.bot, interaction, **kwargs)
+                except discord.HTTPException as exc:
+                    log.warning("could not answer privately: %s %s", exc.status, exc.code)
+                    if exc.status == 404:
+                        return  # expired: no answer and no follow-up can be sent
+                    reply.private.insert(0, first)
+                else:
+                    await self._shown(interaction, sent, first, hook, None)
+                    acknowledged = True
+        if not acknowledged and reply.update is None and not reply.strip:
             # Nothing takes the clicked message's place: a deferral answers the click.
             if not await self._defer(interaction, component=True):
                 return
@@ -280,6 +296,15 @@ class Arena(commands.Cog):
             await hook.edit(self.bot, None, **kwargs)
         else:
             await hook.update_clicked(self.bot, interaction, **kwargs)
+
+    def _token_kept_elsewhere(self, interaction: discord.Interaction) -> bool:
+        """A public click whose message's edits already have another click's token: this
+        click need not lend its own (its original response may be a new message)."""
+        clicked = interaction.message
+        if not _public(interaction) or clicked is None:
+            return False
+        has_token = getattr(self.gm.publisher, "has_token", None)
+        return has_token is not None and bool(has_token(clicked.id))
 
     def _clicked(self, interaction: discord.Interaction) -> None:
         """A click answered without a new message: its original response is the clicked

@@ -12,7 +12,10 @@ created at Start, another prompt retired, a DM) first defers it (:func:`answer_f
 nothing reaches Discord about a click before its acknowledgement. A pick's prompt shows
 the answer taken as soon as it is committed (:meth:`Deferral.early`, fed by
 :func:`bot.gm.posting.answer_early`), before the AI seats reply and the next prompts are
-drawn: a pick against AI seats is then answered in one call too, and at once.
+drawn: a pick against AI seats is then answered in one call too, and at once. A press
+on a public table whose edits already have another click's token is answered by the
+first private message itself (``Hook.answer_privately``) rather than by a deferral and a
+follow-up; the first press on a table is still deferred, lending its token.
 """
 
 from __future__ import annotations

@@ -97,6 +97,33 @@ class Hook:
         )
         interaction.response._response_type = discord.InteractionResponseType.message_update
 
+    async def answer_privately(
+        self, bot: discord.Client, interaction: discord.Interaction, **kwargs: Any
+    ) -> int:
+        """Acknowledge ``interaction`` with a new private message (a
+        ``CHANNEL_MESSAGE_WITH_SOURCE`` callback, ephemeral), in the one call where a
+        deferral and a follow-up would be two; its message id (Discord's answer carries
+        it). ``kwargs`` as for :meth:`send`."""
+        flags = discord.MessageFlags._from_value(0)
+        flags.ephemeral = True
+        params = interaction_message_response_params(
+            type=discord.InteractionResponseType.channel_message.value,
+            flags=flags,
+            previous_allowed_mentions=bot.allowed_mentions,
+            **kwargs,
+        )
+        http = bot.http
+        data = await async_context.get().create_interaction_response(
+            interaction.id,
+            self.token,
+            session=interaction._session,
+            proxy=http.proxy,
+            proxy_auth=http.proxy_auth,
+            params=params,
+        )
+        interaction.response._response_type = discord.InteractionResponseType.channel_message
+        return int(cast("dict[str, Any]", data)["resource"]["message"]["id"])
+
     async def send(self, bot: discord.Client, *, ephemeral: bool, **kwargs: Any) -> int:
         """A follow-up of the interaction (private when ``ephemeral``); its message id.
         ``kwargs`` as for ``Webhook.send`` (:func:`cogs.render.sending`)."""

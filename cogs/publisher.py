@@ -66,6 +66,10 @@ class DiscordPublisher:
                 break
             self._handles.popitem(last=False)
 
+    def has_token(self, message_id: int) -> bool:
+        """Whether an edit of ``message_id`` would go through a click's token now."""
+        return self._handle(message_id) is not None
+
     def _handle(self, message_id: int) -> Hook | None:
         entry = self._handles.get(message_id)
         if entry is None:

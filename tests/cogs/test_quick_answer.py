@@ -242,3 +242,31 @@ async def test_what_the_ai_seats_moves_tell_the_picker_comes_with_the_answer(
     chosen = await d.choose_in(ann, d.prompt_for(d.replies(press), x), x, x.options[0].id)
     answered = d.fake.message(chosen.message_id).text()  # type: ignore[arg-type]
     assert "psst 2" in answered, "told by the AI's move after the pick"
+
+
+async def test_a_press_on_a_table_with_a_token_is_answered_by_the_prompt_itself(
+    driver: Driver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first "Make your choice" on a table lends its token to the table's edits
+    (deferred, the prompt a follow-up); a second one, the table's edits having a token,
+    is answered by the private prompt itself (one call), and the table still takes its
+    edits through the first token."""
+    monkeypatch.setattr(deferral, "QUICK_ANSWER", 1.0)
+    d = driver
+    mid = await open_and_fill(d, "mad-arena", d.users[:4], mode="mad-arena:ultimate-warrior")
+    live = await d.live(mid)
+    first, second = live.match.pending()[:2]
+    users = [d.user_by_id(live.match.seats[x.seat].user_id) for x in (first, second)]
+    table = d.round_message()
+    lent = await d.press(users[0], table, "Make your choice")
+    assert lent.response_type == 6 and d.replies(lent)
+    press = await d.press(users[1], table, "Make your choice")
+    assert press.response_type == 4 and press.ephemeral
+    own = [c.route_template for c in press.calls if f"/{press.token}" in c.path]
+    assert own == ["/interactions/{webhook_id}/{webhook_token}/callback"], own
+    prompt = d.prompt_for(d.replies(press), second)
+    assert prompt.ephemeral_for == d.uid(users[1])
+    since = len(d.fake.calls)
+    await d.choose_in(users[1], prompt, second, second.options[0].id)
+    edits = [c for c in d.fake.calls[since:] if d.fake.target_of(c) == table.id]
+    assert edits and all(f"/{lent.token}/" in c.path for c in edits)

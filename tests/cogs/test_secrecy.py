@@ -241,7 +241,11 @@ class SecrecyChecker:
         """The one user who sees what a private call sent (its ephemeral or DM message)."""
         fake = self.d.fake
         message_id = None
-        if isinstance(call.response, dict) and "id" in call.response:
+        if call.route_template == CALLBACK:
+            # The message the answer created (4, 5) or edited (7): the interaction's
+            # original response.
+            message_id = fake.interaction(call.path.split("/")[2]).original_message_id
+        elif isinstance(call.response, dict) and "id" in call.response:
             message_id = int(call.response["id"])
         elif call.path.endswith("/messages/@original"):
             token = call.path.split("/")[3]
