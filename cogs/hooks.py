@@ -73,44 +73,18 @@ class Hook:
                     **request,
                 )
 
-    async def update_clicked(
-        self, bot: discord.Client, interaction: discord.Interaction, **kwargs: Any
-    ) -> None:
-        """Acknowledge the click ``interaction`` (of this webhook) by editing the clicked
-        message, in the one call (an ``UPDATE_MESSAGE`` callback) where a deferral and an
-        edit of the original response would be two; ``kwargs`` as for :meth:`edit`.
-        discord.py is told the interaction was answered, as its own ``edit_message``
-        does; Discord's answer is not parsed."""
+    async def _respond(
+        self,
+        bot: discord.Client,
+        interaction: discord.Interaction,
+        kind: discord.InteractionResponseType,
+        **kwargs: Any,
+    ) -> dict[str, Any]:
+        """Answer ``interaction`` (of this webhook) with a message callback of ``kind``,
+        in one call; discord.py is told it was answered, as its own ``edit_message`` and
+        ``send_message`` do. Discord's answer, not parsed into objects."""
         params = interaction_message_response_params(
-            type=discord.InteractionResponseType.message_update.value,
-            previous_allowed_mentions=bot.allowed_mentions,
-            **kwargs,
-        )
-        http = bot.http
-        await async_context.get().create_interaction_response(
-            interaction.id,
-            self.token,
-            session=interaction._session,
-            proxy=http.proxy,
-            proxy_auth=http.proxy_auth,
-            params=params,
-        )
-        interaction.response._response_type = discord.InteractionResponseType.message_update
-
-    async def answer_privately(
-        self, bot: discord.Client, interaction: discord.Interaction, **kwargs: Any
-    ) -> int:
-        """Acknowledge ``interaction`` with a new private message (a
-        ``CHANNEL_MESSAGE_WITH_SOURCE`` callback, ephemeral), in the one call where a
-        deferral and a follow-up would be two; its message id (Discord's answer carries
-        it). ``kwargs`` as for :meth:`send`."""
-        flags = discord.MessageFlags._from_value(0)
-        flags.ephemeral = True
-        params = interaction_message_response_params(
-            type=discord.InteractionResponseType.channel_message.value,
-            flags=flags,
-            previous_allowed_mentions=bot.allowed_mentions,
-            **kwargs,
+            type=kind.value, previous_allowed_mentions=bot.allowed_mentions, **kwargs
         )
         http = bot.http
         data = await async_context.get().create_interaction_response(
@@ -121,8 +95,36 @@ class Hook:
             proxy_auth=http.proxy_auth,
             params=params,
         )
-        interaction.response._response_type = discord.InteractionResponseType.channel_message
-        return int(cast("dict[str, Any]", data)["resource"]["message"]["id"])
+        interaction.response._response_type = kind
+        return cast("dict[str, Any]", data)
+
+    async def update_clicked(
+        self, bot: discord.Client, interaction: discord.Interaction, **kwargs: Any
+    ) -> None:
+        """Acknowledge the click ``interaction`` by editing the clicked message, in the one
+        call (an ``UPDATE_MESSAGE`` callback) where a deferral and an edit of the original
+        response would be two; ``kwargs`` as for :meth:`edit`."""
+        await self._respond(
+            bot, interaction, discord.InteractionResponseType.message_update, **kwargs
+        )
+
+    async def answer_privately(
+        self, bot: discord.Client, interaction: discord.Interaction, **kwargs: Any
+    ) -> int:
+        """Acknowledge ``interaction`` with a new private message (a
+        ``CHANNEL_MESSAGE_WITH_SOURCE`` callback, ephemeral), in the one call where a
+        deferral and a follow-up would be two; its message id (Discord's answer carries
+        it). ``kwargs`` as for :meth:`send`."""
+        flags = discord.MessageFlags._from_value(0)
+        flags.ephemeral = True
+        data = await self._respond(
+            bot,
+            interaction,
+            discord.InteractionResponseType.channel_message,
+            flags=flags,
+            **kwargs,
+        )
+        return int(data["resource"]["message"]["id"])
 
     async def send(self, bot: discord.Client, *, ephemeral: bool, **kwargs: Any) -> int:
         """A follow-up of the interaction (private when ``ephemeral``); its message id.
