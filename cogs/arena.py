@@ -71,6 +71,12 @@ def _public(interaction: discord.Interaction) -> bool:
     return not message.flags.ephemeral
 
 
+def _clicked_edit(update: Msg | None) -> contextlib.AbstractContextManager[dict[str, Any]]:
+    """The arguments of an edit of the clicked message to ``update``; None: its buttons
+    taken off (``components: []`` only)."""
+    return editing(update) if update is not None else contextlib.nullcontext({"view": None})
+
+
 def guild_lang(interaction: discord.Interaction) -> str | None:
     return str(interaction.guild_locale) if interaction.guild_locale else None
 
@@ -223,34 +229,27 @@ class Arena(commands.Cog):
                     acknowledged = True
         if not acknowledged and reply.update is None and not reply.strip:
             # Nothing takes the clicked message's place: a deferral answers the click.
-            if not await self._defer(interaction, component=True):
+            if not await self._defer_click(interaction):
                 return
-            self._clicked(interaction)
             acknowledged = True
         if reply.update is not None and reply.update == shown:
             if clicked is not None and private_click:
                 await self._shown(interaction, clicked.id, reply.update, hook, None)
         elif reply.update is not None or reply.strip:
-            try:
-                if reply.update is None:
-                    await self._update_clicked(interaction, hook, acknowledged, view=None)
-                else:
-                    with editing(reply.update) as kwargs:
-                        await self._update_clicked(interaction, hook, acknowledged, **kwargs)
-            except discord.HTTPException as exc:
-                log.warning("could not update the clicked message: %s %s", exc.status, exc.code)
-                if not acknowledged:
-                    # Expired (404): no answer and no follow-up can be sent. Refused for
-                    # its content: a deferral still answers the click (no "interaction
-                    # failed"), and the follow-ups go.
-                    if exc.status == 404 or not await self._defer(interaction, component=True):
-                        return
-                    self._clicked(interaction)
+            if acknowledged:
+                try:
+                    with _clicked_edit(reply.update) as kwargs:
+                        await hook.edit(self.bot, None, **kwargs)
+                    updated: bool | None = True
+                except discord.HTTPException as exc:
+                    log.warning("could not update the clicked message: %s %s", exc.status, exc.code)
+                    updated = None
             else:
-                if not acknowledged:
-                    self._clicked(interaction)
-                if reply.update is not None and clicked is not None and private_click:
-                    await self._shown(interaction, clicked.id, reply.update, hook, None)
+                updated = await self._answer_by_update(interaction, hook, reply.update)
+                if updated is False:
+                    return  # expired: no answer and no follow-up can be sent
+            if updated and reply.update is not None and clicked is not None and private_click:
+                await self._shown(interaction, clicked.id, reply.update, hook, None)
         elif held is not None and clicked is not None:
             self.gm.prompt_kept(clicked.id, held)
         for msg in reply.private:
@@ -287,16 +286,6 @@ class Arena(commands.Cog):
         except Exception:
             log.exception("watching prompt %s", message_id)
 
-    async def _update_clicked(
-        self, interaction: discord.Interaction, hook: Hook, acknowledged: bool, **kwargs: Any
-    ) -> None:
-        """The clicked message edited: through the answer to the click if it has none yet
-        (one call), else through its original response."""
-        if acknowledged:
-            await hook.edit(self.bot, None, **kwargs)
-        else:
-            await hook.update_clicked(self.bot, interaction, **kwargs)
-
     def _token_kept_elsewhere(self, interaction: discord.Interaction) -> bool:
         """A public click whose message's edits already have another click's token: this
         click need not lend its own (its original response may be a new message)."""
@@ -314,18 +303,22 @@ class Arena(commands.Cog):
             if clicked is not None:
                 clicked(interaction)
 
-    async def _answer_early(self, interaction: discord.Interaction, update: Msg) -> bool | None:
-        """The clicked private prompt's new face as the click's answer, before its handling
-        ends (:meth:`cogs.deferral.Deferral.early`): True if shown; refused for its content,
-        a deferral answers the click instead (None); expired, False."""
+    async def _answer_by_update(
+        self, interaction: discord.Interaction, hook: Hook, update: Msg | None
+    ) -> bool | None:
+        """Answer the click by the clicked message edited to ``update`` (None: its buttons
+        taken off), one call: True if so. Refused for its content, a deferral answers the
+        click instead, so its player never sees "This interaction failed" (None); expired,
+        nothing can answer it (False)."""
         try:
-            with editing(update) as kwargs:
-                await Hook.of(interaction).update_clicked(self.bot, interaction, **kwargs)
+            with _clicked_edit(update) as kwargs:
+                await hook.update_clicked(self.bot, interaction, **kwargs)
         except discord.HTTPException as exc:
             log.warning("could not update the clicked message: %s %s", exc.status, exc.code)
-            if exc.status == 404 or not await self._defer(interaction, component=True):
+            if exc.status == 404 or not await self._defer_click(interaction):
                 return False
             return None
+        self._clicked(interaction)
         return True
 
     async def _defer_click(self, interaction: discord.Interaction) -> bool:
@@ -420,7 +413,9 @@ class Arena(commands.Cog):
             # private prompt's new face may come earlier than the rest (a pick committed).
             deferral = Deferral(
                 lambda: self._defer_click(interaction),
-                None if _public(interaction) else lambda m: self._answer_early(interaction, m),
+                None
+                if _public(interaction)
+                else lambda m: self._answer_by_update(interaction, Hook.of(interaction), m),
             )
         elif not await self._defer(interaction):
             coro.close()
