@@ -85,11 +85,11 @@ class DecisionWrite:
     deadlines: Sequence[tuple[str, int, float, float]]
     """(key, seat, due at, remind at) of each timer armed; ignored once the match is over."""
 
-    def params(self) -> tuple[Any, ...]:
-        """:data:`COMMIT_DECISION`'s parameters, in order."""
-        # One row per key: the statement cannot upsert a row twice, and the batch's
-        # executemany, upserting them in turn, kept the last.
-        armed = [] if self.over else list({d[0]: d for d in self.deadlines}.values())
+    def swap_params(self) -> tuple[Any, ...]:
+        """The compare-and-swap's parameters, in order: the new snapshot, version, time,
+        status, end and public state, then the match id, the version it must still have
+        and the log format. The batch's ``UPDATE`` (SQLite) and :data:`COMMIT_DECISION`'s
+        ``$1`` to ``$9`` take the same."""
         return (
             self.snapshot,
             self.version,
@@ -100,6 +100,15 @@ class DecisionWrite:
             self.match_id,
             self.version - 1,
             self.log_format,
+        )
+
+    def params(self) -> tuple[Any, ...]:
+        """:data:`COMMIT_DECISION`'s parameters, in order."""
+        # One row per key: the statement cannot upsert a row twice, and the batch's
+        # executemany, upserting them in turn, kept the last.
+        armed = [] if self.over else list({d[0]: d for d in self.deadlines}.values())
+        return (
+            *self.swap_params(),
             self.seat,
             self.key,
             self.option,

@@ -680,17 +680,7 @@ class Store:
                 "UPDATE matches SET snapshot = ?, version = ?, updated_at = ?, status = ?, "
                 "finished_at = ?, public_state = coalesce(?, public_state) "
                 "WHERE id = ? AND status = 'live' AND version = ? AND log_format = ?",
-                (
-                    w.snapshot,
-                    w.version,
-                    w.now,
-                    "finished" if w.over else "live",
-                    w.now if w.over else None,
-                    w.public_state,
-                    w.match_id,
-                    w.version - 1,
-                    w.log_format,
-                ),
+                w.swap_params(),
                 expect=1,
             ),
             Stmt(
