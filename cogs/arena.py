@@ -1,7 +1,8 @@
 """The ``/arena`` commands and the component entry point: thin adapters over :mod:`bot.gm`.
 
-Every handler defers first (Discord's 3-second rule), then asks the game
-master, then edits or follows up. Interaction errors (expired token, unknown
+Every handler asks the game master and answers within Discord's 3 seconds: by its
+result alone when that comes within :data:`cogs.deferral.QUICK_ANSWER`, else deferred
+meanwhile and then edited or followed up. Interaction errors (expired token, unknown
 message, rate limits) are logged and swallowed: a click never crashes the bot.
 """
 
@@ -211,6 +212,11 @@ class Arena(commands.Cog):
         clicked = interaction.message
         private_click = clicked is not None and clicked.flags.ephemeral
         hook = Hook.of(interaction)
+        if not acknowledged and clicked is None:
+            # A command handled quickly: its first message answers it.
+            if not await self._answer_command(interaction, reply, hook):
+                return
+            acknowledged = True
         if not acknowledged and reply.update is None and not reply.strip:
             if reply.private and self._token_kept_elsewhere(interaction):
                 # A public message whose edits have another click's token: this one's
@@ -260,6 +266,32 @@ class Arena(commands.Cog):
                 log.warning("could not send a private follow-up: %s %s", exc.status, exc.code)
                 return
             await self._shown(interaction, sent, msg, hook, sent)
+
+    async def _answer_command(
+        self, interaction: discord.Interaction, reply: Reply, hook: Hook
+    ) -> bool:
+        """A command handled within :data:`~cogs.deferral.QUICK_ANSWER`, answered by its
+        first message (a command's answers are private), in the one call where a
+        "thinking" deferral and a follow-up would be two; the message is taken out of
+        ``reply``. A reply with no message, or a message Discord refuses, gets the deferral
+        instead. False: the command expired, nothing can answer it."""
+        first = reply.update
+        if first is None and reply.private:
+            first = reply.private[0]
+        if first is None:
+            return await self._defer(interaction)
+        try:
+            with sending(first) as kwargs:
+                sent = await hook.answer_privately(self.bot, interaction, **kwargs)
+        except discord.HTTPException as exc:
+            log.warning("could not answer a command: %s %s", exc.status, exc.code)
+            return exc.status != 404 and await self._defer(interaction)
+        if first is reply.update:
+            reply.update = None  # the original response, as its edit after a deferral was
+        else:
+            reply.private.pop(0)
+            await self._shown(interaction, sent, first, hook, None)
+        return True
 
     async def _shown(
         self,
@@ -406,7 +438,7 @@ class Arena(commands.Cog):
             coro.close()
             await self._refuse(interaction, "err.guild_only")
             return
-        deferral: Deferral | None = None
+        deferral: Deferral
         if component:
             # A click is answered by its result when that comes within QUICK_ANSWER (one
             # call: the clicked message edited by the answer), else deferred meanwhile; a
@@ -417,23 +449,21 @@ class Arena(commands.Cog):
                 if _public(interaction)
                 else lambda m: self._answer_by_update(interaction, Hook.of(interaction), m),
             )
-        elif not await self._defer(interaction):
-            coro.close()
-            return
+        else:
+            # A command likewise: answered by its first private message, else deferred
+            # ("thinking") meanwhile.
+            deferral = Deferral(lambda: self._defer(interaction))
         # The clicker's own answer first; what the channel gets follows it (issue 16.4).
-        armed = deferral.armed() if deferral is not None else contextlib.nullcontext()
-        early = deferral.early if deferral is not None else None
-        with answering(interaction.user.id, early) as mids, armed:
+        with answering(interaction.user.id, deferral.early) as mids, deferral.armed():
             try:
                 reply = await coro
             except Exception:
                 log.exception("handling interaction %s", interaction.id)
                 reply = Reply.say(t(lang_code(str(interaction.locale)), "err.generic"))
-        acknowledged = True if deferral is None else await deferral.settle()
+        acknowledged = await deferral.settle()
         if acknowledged is not False:  # False: Discord refused the deferral (expired)
-            shown = deferral.shown if deferral is not None else None
             await self.deliver(
-                interaction, reply, held, acknowledged=acknowledged is True, shown=shown
+                interaction, reply, held, acknowledged=acknowledged is True, shown=deferral.shown
             )
         if mids:
             try:
@@ -576,7 +606,8 @@ class Arena(commands.Cog):
         ai_level: str | None,
         file: discord.Attachment | None,
     ) -> Reply:
-        """Runs after the defer: downloading the file may take longer than 3 s.
+        """Downloading the file may take longer than 3 s: the command is deferred meanwhile
+        (:class:`cogs.deferral.Deferral`).
 
         ``mode`` is a choice's value: the (game, mode) pair it stands for is looked up.
         """

@@ -15,7 +15,9 @@ the answer taken as soon as it is committed (:meth:`Deferral.early`, fed by
 drawn: a pick against AI seats is then answered in one call too, and at once. A press
 on a public table whose edits already have another click's token is answered by the
 first private message itself (``Hook.answer_privately``) rather than by a deferral and a
-follow-up; the first press on a table is still deferred, lending its token.
+follow-up; the first press on a table is still deferred, lending its token. A command is
+answered the same way, by its first (private) message within :data:`QUICK_ANSWER`, else
+deferred ("thinking") meanwhile and answered by a follow-up.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""A click answered by its result in one call when handled quickly, else deferred first
-(issue 16: Discord calls per click; ``cogs/deferral.py``)."""
+"""A click or a command answered by its result in one call when handled quickly, else
+deferred first (issue 16: Discord calls per click; ``cogs/deferral.py``)."""
 
 from __future__ import annotations
 
@@ -12,8 +12,10 @@ import pytest
 from bot.engine import Decision, Text
 from bot.engine.registry import get_game
 from bot.gm import apply
+from bot.i18n import t
 from cogs import deferral
 from tests.cogs.driver import Driver
+from tests.cogs.test_flow import lobby_with, open_prompt
 from tests.cogs.test_full_matches import open_and_fill
 from tests.harness.fake_discord import FakeInteraction, FakeMessage
 from tests.harness.payloads import Json
@@ -270,3 +272,105 @@ async def test_a_press_on_a_table_with_a_token_is_answered_by_the_prompt_itself(
     await d.choose_in(users[1], prompt, second, second.options[0].id)
     edits = [c for c in d.fake.calls[since:] if d.fake.target_of(c) == table.id]
     assert edits and all(f"/{lent.token}/" in c.path for c in edits)
+
+
+# --- commands ---------------------------------------------------------------------------------
+def _own_routes(fi: FakeInteraction) -> list[str]:
+    return [c.route_template for c in fi.calls if f"/{fi.token}" in c.path]
+
+
+async def test_a_quick_command_is_answered_by_its_message_in_one_call(
+    driver: Driver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``/arena rules``: its private answer is the command's response itself, without a
+    "thinking" deferral before it (two calls) or a follow-up after it."""
+    monkeypatch.setattr(deferral, "QUICK_ANSWER", 1.0)
+    d = driver
+    fi = await d.slash(d.users[0], "rules", game="mad")
+    assert fi.response_type == 4 and fi.ephemeral
+    routes = _own_routes(fi)
+    assert routes[0] == "/interactions/{webhook_id}/{webhook_token}/callback"
+    assert routes.count(routes[0]) == 1
+    assert "/webhooks/{webhook_id}/{webhook_token}/messages/@original" not in routes
+    replies = d.replies(fi)
+    assert replies[0].id == fi.original_message_id and "MAD" in replies[0].text()
+    assert all(m.ephemeral_for == d.uid(d.users[0]) for m in replies)
+
+
+async def test_a_slow_command_is_deferred_then_answered(
+    driver: Driver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past QUICK_ANSWER a command is deferred ("thinking", private) while it is handled,
+    then its answer replaces the deferral's placeholder."""
+    d = driver
+    assert d.bot is not None
+    gm: Any = d.bot.gm
+    slow = 0.3
+    real = gm.rules
+
+    async def rules(*args: Any, **kwargs: Any) -> Any:
+        await asyncio.sleep(slow)
+        return await real(*args, **kwargs)
+
+    monkeypatch.setattr(gm, "rules", rules)
+    fi = await d.slash(d.users[0], "rules", game="mad")
+    assert fi.response_type == 5 and fi.ephemeral
+    assert fi.ack_delay is not None and fi.ack_delay < slow
+    assert "MAD" in d.reply_text(fi)
+    assert not any(m.loading for m in d.replies(fi)), "no placeholder left thinking"
+
+
+async def test_a_prompt_answering_a_command_is_watched_like_any_other(
+    driver: Driver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``/arena hand`` answered by the prompt itself: once the player answers in another
+    copy, that prompt is closed through the command's original response."""
+    monkeypatch.setattr(deferral, "QUICK_ANSWER", 1.0)
+    d = driver
+    ann, bob = d.users[:2]
+    await lobby_with(d, [ann, bob])
+    fi = await d.slash(ann, "hand")
+    assert fi.response_type == 4
+    prompt = d.fake.message(fi.original_message_id)  # type: ignore[arg-type]
+    assert d.fake.components(prompt), "the command's answer is the prompt"
+    await d.press(ann, await open_prompt(d, ann), "3")
+    closed = d.fake.message(prompt.id)
+    assert closed.text() == t("en", "watch.retired", why=t("en", "watch.answered"))
+    assert d.fake.components(closed) == []
+
+
+async def test_a_command_answer_discord_refuses_is_deferred_and_followed_up(
+    driver: Driver, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The command's answer refused for its content (400): a deferral answers the command
+    instead, so its user never sees "The application did not respond", and the answer
+    follows it."""
+    monkeypatch.setattr(deferral, "QUICK_ANSWER", 1.0)
+    d = driver
+    d.fake.fail_next("POST", r"^/interactions/\d+/[^/]+/callback$", 400, code=50035)
+    fi = await d.slash(d.users[0], "rules", game="mad")
+    assert fi.acknowledged and fi.response_type == 5
+    assert "could not answer a command: 400" in caplog.text
+    assert "MAD" in d.reply_text(fi)
+
+
+async def test_an_expired_command_gets_nothing_more(
+    driver: Driver, caplog: pytest.LogCaptureFixture
+) -> None:
+    d = driver
+    real_register = d.fake.register_interaction
+
+    def register(payload: Any) -> FakeInteraction:
+        fi = real_register(payload)
+        d.fake.expire_interaction(fi.id)
+        return fi
+
+    d.fake.register_interaction = register  # type: ignore[method-assign]
+    try:
+        fi = await d.slash(d.users[0], "rules", game="mad")
+    finally:
+        d.fake.register_interaction = real_register  # type: ignore[method-assign]
+    assert not fi.acknowledged
+    assert [c.statuses for c in fi.calls if f"/{fi.id}/" in c.path] == [[404]]
+    assert not [c for c in fi.calls if c.path.startswith("/webhooks/")]
+    assert "could not" in caplog.text
