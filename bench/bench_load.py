@@ -243,7 +243,10 @@ class SlowCallbacks:
     """Seconds on the clock after which a callback's end reads the CPU clock anyway, so that
     the loop's own work between callbacks (not timed) since the last reading stays small."""
 
-    def __init__(self) -> None:
+    def __init__(self, slower: float = 1.0) -> None:
+        self.slower = slower
+        """Each timed callback but the load clients' stretched to this many times its own
+        time (``--slower``)."""
         self.count = 0
         self.over: list[tuple[float, float, str]] = []
         """(seconds, CPU seconds, name) of each callback over the limit."""
@@ -321,7 +324,10 @@ class SlowCallbacks:
         try:
             return resume(value)
         finally:
-            self._record(started, coro in self._client_coros, _coro_name, coro)
+            client = coro in self._client_coros
+            if self.slower > 1.0 and not client:
+                stretch(started, self.slower)
+            self._record(started, client, _coro_name, coro)
 
     def __enter__(self) -> SlowCallbacks:
         self._mark(time.thread_time(), time.perf_counter())
@@ -330,13 +336,16 @@ class SlowCallbacks:
             return self
         run = self._run = asyncio.events.Handle._run
         timer = time.perf_counter
-        clients, record, name = self.clients, self._record, self.name
+        clients, record, name, slower = self.clients, self._record, self.name, self.slower
 
         def timed(handle: asyncio.Handle) -> None:
             owner: Any = getattr(handle._callback, "__self__", None)  # type: ignore[attr-defined]
             started = timer()
             run(handle)
-            record(started, owner in clients, name, handle)
+            client = owner in clients
+            if slower > 1.0 and not client:
+                stretch(started, slower)
+            record(started, client, name, handle)
 
         asyncio.events.Handle._run = timed  # type: ignore[method-assign]
         return self
@@ -363,6 +372,17 @@ class SlowCallbacks:
         if isinstance(owner, asyncio.Task):
             return _coro_name(owner.get_coro())
         return getattr(callback, "__qualname__", type(callback).__name__)
+
+
+def stretch(started: float, factor: float) -> None:
+    """Spin until the callback begun at ``started`` has taken ``factor`` times as long as it
+    did: that callback as on a machine ``factor`` times slower (``--slower``). A callback
+    that waited meanwhile (preempted, or for the interpreter lock) is stretched by its wait
+    too: the emulation errs on the slow side."""
+    now = time.perf_counter()
+    end = now + (factor - 1.0) * (now - started)
+    while time.perf_counter() < end:
+        pass
 
 
 def _coro_name(coro: Any) -> str:
@@ -575,6 +595,8 @@ class LoadDriver(Driver):
         self.pauses = random.Random(16)
         self.quick_ai = False
         """Active matches get only the AI levels that think in the bot's process."""
+        self.slower = 1.0
+        """The event loop's thread as on a machine this many times slower (``--slower``)."""
         self.tasks: ClickTasks | None = None
         self.measuring = False
         self.channel_writes: dict[int, list[float]] = defaultdict(list)
@@ -995,7 +1017,7 @@ async def measure(
     found0 = collector.stats.found if collector is not None else 0
     collecting0 = collector.stats.seconds if collector is not None else 0.0
     rss0 = rss_bytes()
-    with GcPauses() as pauses, HarnessClock() as harness, SlowCallbacks() as slow:
+    with GcPauses() as pauses, HarnessClock() as harness, SlowCallbacks(d.slower) as slow:
         beat.start()
         cpu0 = cpu_seconds()
         own0 = sum(os.times()[:2])
@@ -1169,6 +1191,7 @@ async def bench(
         if database is not None:
             d.db_path = database
         d.quick_ai = args.quick_ai
+        d.slower = fig["slower"] = getattr(args, "slower", 1.0)
         started = time.perf_counter()
         by_game = await fill_idle(d.db_path, d.idle_channels, d.guild_id, process)
         fig["fill_s"] = time.perf_counter() - started
@@ -1423,6 +1446,11 @@ def report(fig: dict[str, Any]) -> str:
             else ""
         )
         + (
+            f", the event loop's thread as on a machine {fig['slower']:g} times slower"
+            if fig.get("slower", 1.0) != 1.0
+            else ""
+        )
+        + (
             f", Discord's global limit raised to {fig['discord_rate']} requests/s"
             if fig.get("discord_rate", DISCORD_RATE) != DISCORD_RATE
             else ""
@@ -1489,6 +1517,17 @@ def main(argv: list[str] | None = None) -> int:
         default=DISCORD_RATE,
         help="Discord's global limit for the bot, requests/s (50; what DISCORD_RATE_LIMIT "
         "sets for a bot Discord granted more): the paced budget of channel calls is 80%% of it",
+    )
+    parser.add_argument(
+        "--slower",
+        type=float,
+        default=1.0,
+        metavar="FACTOR",
+        help="emulate a machine FACTOR times slower for the event loop's thread (the "
+        "limit under load): each timed callback on it but the load clients' own steps "
+        "(which are Discord's users, not the bot) is stretched by a spin to FACTOR times "
+        "its own time; the worker processes and the store's thread keep the machine's "
+        "speed",
     )
     parser.add_argument(
         "--memory-sample",

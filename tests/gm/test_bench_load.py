@@ -251,3 +251,50 @@ def test_slow_callbacks_tell_work_from_waiting(bench: ModuleType, loop: str) -> 
 
     with asyncio.Runner(loop_factory=event_loop.policy(loop).new_event_loop) as runner:
         runner.run(measured())
+
+
+def test_stretch_makes_a_callback_last_factor_times_as_long(bench: ModuleType) -> None:
+    import time
+
+    started = time.perf_counter() - 0.01  # a callback that took 10 ms so far
+    bench.stretch(started, 2.5)
+    assert time.perf_counter() - started >= 0.025
+
+
+@pytest.mark.parametrize("loop", event_loop.LOOPS)
+def test_slower_stretches_the_bots_steps_not_the_load_clients(
+    bench: ModuleType, loop: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--slower``: the bot's work as on a slower machine, the load clients' (Discord's
+    users) as it is."""
+    ran: list[str | None] = [None]  # the step that ran last, told by the step itself
+    stretched: list[tuple[str | None, float]] = []
+
+    def stretch(started: float, factor: float) -> None:
+        stretched.append((ran[0], factor))
+        ran[0] = None
+
+    monkeypatch.setattr(bench, "stretch", stretch)
+
+    async def step(who: str) -> None:
+        ran[0] = who
+
+    async def measured() -> None:
+        if loop == "uvloop":
+            bench.TimedSteps.install(asyncio.get_running_loop())
+        with bench.SlowCallbacks(1.5) as slow:
+            await asyncio.create_task(step("bot"))
+            client = asyncio.create_task(step("client"))
+            slow.add_clients([client])
+            await client
+            ran[0] = None  # this task's own step, which goes on past the block
+        assert ("bot", 1.5) in stretched
+        assert all(who != "client" for who, _ in stretched)
+        stretched.clear()
+        with bench.SlowCallbacks():
+            await asyncio.create_task(step("bot"))
+            ran[0] = None
+        assert all(who != "bot" for who, _ in stretched)
+
+    with asyncio.Runner(loop_factory=event_loop.policy(loop).new_event_loop) as runner:
+        runner.run(measured())
