@@ -14,12 +14,18 @@ with a heartbeat task measuring its own lateness (the worst event-loop stall):
 - command ack: ``/arena hand`` typed in the parent channel (the match found by the
   user's seat, then the private prompts), p50/p99, alone and during the tick;
 - one tick with every deadline due (AI takes over, commits, posts go out).
+
+After the restart it starts what the deployed bot starts once it has recovered
+(``ArenaBot.setup_hook``): the AI and drawing worker processes, start-up frozen out of
+the collector's sight, the quiet collector; ``--cold`` leaves them out, as tests do
+(images then drawn and AI thinking in the game master's threads).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import statistics
 import sys
 import tempfile
@@ -32,9 +38,10 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from bot.collector import QuietCollector  # noqa: E402
 from bot.engine import Match, SeatSpec  # noqa: E402
 from bot.engine.registry import get_game  # noqa: E402
-from bot.gm import Actor, DmResult, GameMaster, ManualClock, Msg  # noqa: E402
+from bot.gm import Actor, DmResult, GameMaster, ManualClock, Msg, drawing, thinking  # noqa: E402
 from bot.gm.base import tune_threads  # noqa: E402
 from bot.store import Store  # noqa: E402
 
@@ -197,29 +204,64 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
         await gm.recover()
         out["restart_s"] = time.perf_counter() - start
         out["restart_stall_ms"] = 1000 * await beat.stop()
-
-        beat.start()
-        acks = await commands(gm, args.commands, args.matches)
-        out["ack_p50_ms"] = 1000 * statistics.median(acks)
-        out["ack_p99_ms"] = 1000 * pct(acks, 99)
-        out["ack_stall_ms"] = 1000 * await beat.stop()
-
-        clock.advance(61)
-        beat.start()
-        before = (pub.sends, pub.edits)
-        tick = asyncio.create_task(timed(gm.tick()))
-        await asyncio.sleep(0)
-        loaded = await commands(gm, args.commands // 4, args.matches)
-        _, tick_s = await tick
-        out["tick_s"] = tick_s
-        out["tick_stall_ms"] = 1000 * await beat.stop()
-        out["ack_during_tick_p99_ms"] = 1000 * pct(loaded, 99)
-        out["tick_posts"] = pub.sends - before[0]
-        out["tick_edits"] = pub.edits - before[1]
-        expired = sum(1 for d in await store.deadlines() if d.due_at <= clock.now())
-        out["still_due_after_tick"] = expired
+        collector = await _boot() if getattr(args, "long_lived", True) else None
+        try:
+            await _measure(args, gm, store, clock, pub, beat, out)
+        finally:
+            if collector is not None:
+                await _stop(collector)
         await store.close()
     return out
+
+
+async def _boot() -> QuietCollector:
+    """What the deployed bot starts once it has recovered (``ArenaBot.setup_hook``)."""
+    await asyncio.to_thread(thinking.warm)
+    await asyncio.to_thread(drawing.start)
+    gc.collect()
+    gc.freeze()
+    collector = QuietCollector()
+    collector.start()
+    return collector
+
+
+async def _stop(collector: QuietCollector) -> None:
+    await collector.stop()
+    await asyncio.to_thread(drawing.shutdown)
+    await asyncio.to_thread(thinking.shutdown)
+    gc.unfreeze()
+
+
+async def _measure(
+    args: argparse.Namespace,
+    gm: GameMaster,
+    store: Store,
+    clock: ManualClock,
+    pub: Recorder,
+    beat: Heartbeat,
+    out: dict[str, Any],
+) -> None:
+    """The commands alone, then the tick with commands meanwhile."""
+    beat.start()
+    acks = await commands(gm, args.commands, args.matches)
+    out["ack_p50_ms"] = 1000 * statistics.median(acks)
+    out["ack_p99_ms"] = 1000 * pct(acks, 99)
+    out["ack_stall_ms"] = 1000 * await beat.stop()
+
+    clock.advance(61)
+    beat.start()
+    before = (pub.sends, pub.edits)
+    tick = asyncio.create_task(timed(gm.tick()))
+    await asyncio.sleep(0)
+    loaded = await commands(gm, args.commands // 4, args.matches)
+    _, tick_s = await tick
+    out["tick_s"] = tick_s
+    out["tick_stall_ms"] = 1000 * await beat.stop()
+    out["ack_during_tick_p99_ms"] = 1000 * pct(loaded, 99)
+    out["tick_posts"] = pub.sends - before[0]
+    out["tick_edits"] = pub.edits - before[1]
+    expired = sum(1 for d in await store.deadlines() if d.due_at <= clock.now())
+    out["still_due_after_tick"] = expired
 
 
 def report(fig: dict[str, Any]) -> str:
@@ -250,6 +292,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--matches", type=int, default=1000)
     parser.add_argument("--commands", type=int, default=400)
     parser.add_argument("--game", default="mad-arena")
+    parser.add_argument(
+        "--cold",
+        dest="long_lived",
+        action="store_false",
+        help="no worker processes, freeze or collector: images and AI in threads, as tests do",
+    )
     args = parser.parse_args(argv)
     tune_threads()  # as the bot does at startup
     print(report(asyncio.run(bench(args))))
