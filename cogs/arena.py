@@ -212,6 +212,8 @@ class Arena(commands.Cog):
         clicked = interaction.message
         private_click = clicked is not None and clicked.flags.ephemeral
         hook = Hook.of(interaction)
+        if clicked is None:
+            reply.strip = False  # a command has no clicked message to take buttons off
         if not acknowledged and clicked is None:
             # A command handled quickly: its first message answers it.
             if not await self._answer_command(interaction, reply, hook):

@@ -374,3 +374,28 @@ async def test_an_expired_command_gets_nothing_more(
     assert [c.statuses for c in fi.calls if f"/{fi.id}/" in c.path] == [[404]]
     assert not [c for c in fi.calls if c.path.startswith("/webhooks/")]
     assert "could not" in caplog.text
+
+
+async def test_a_stale_answer_to_a_command_keeps_its_fresh_prompt(
+    driver: Driver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``/arena play`` whose commit found the match moved on answers with a fresh prompt
+    and "take the buttons off the clicked message": a command has none, so the fresh
+    prompt, its own answer, keeps its buttons."""
+    monkeypatch.setattr(deferral, "QUICK_ANSWER", 1.0)
+    d = driver
+    ann, bob = d.users[:2]
+    await lobby_with(d, [ann, bob])
+    assert d.bot is not None
+    gm: Any = d.bot.gm
+
+    async def stale(channel_id: int, actor: Any, text: str) -> Any:
+        reply = await gm.hand_here(channel_id, actor)
+        reply.strip = True
+        return reply
+
+    monkeypatch.setattr(gm, "play_text", stale)
+    fi = await d.slash(ann, "play", text="a1-a2")
+    assert fi.response_type == 4
+    prompt = d.fake.message(fi.original_message_id)  # type: ignore[arg-type]
+    assert d.fake.components(prompt), "the fresh prompt keeps its buttons"
