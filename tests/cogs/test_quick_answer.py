@@ -4,6 +4,8 @@ deferred first (issue 16: Discord calls per click; ``cogs/deferral.py``)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -51,6 +53,37 @@ async def _pick(d: Driver) -> tuple[Any, FakeInteraction]:
     return p.live, await _choose(d, p)
 
 
+def _slow_down(d: Driver, monkeypatch: pytest.MonkeyPatch, method: str, seconds: float) -> None:
+    """The game master's ``method`` takes ``seconds`` more (a slow handling)."""
+    assert d.bot is not None
+    gm: Any = d.bot.gm
+    real = getattr(gm, method)
+
+    async def slowed(*args: Any, **kwargs: Any) -> Any:
+        await asyncio.sleep(seconds)
+        return await real(*args, **kwargs)
+
+    monkeypatch.setattr(gm, method, slowed)
+
+
+@contextlib.contextmanager
+def _expiring(d: Driver) -> Iterator[None]:
+    """Every interaction sent meanwhile has expired when the bot answers it (it reached
+    the bot too late)."""
+    real_register = d.fake.register_interaction
+
+    def register(payload: Any) -> FakeInteraction:
+        fi = real_register(payload)
+        d.fake.expire_interaction(fi.id)
+        return fi
+
+    d.fake.register_interaction = register  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        d.fake.register_interaction = real_register  # type: ignore[method-assign]
+
+
 async def test_a_quick_click_is_answered_by_its_result_in_one_call(
     driver: Driver, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -76,16 +109,8 @@ async def test_a_slow_click_is_deferred_then_edited(
     """Past QUICK_ANSWER the click is deferred while it is handled: acknowledged at about
     QUICK_ANSWER (not when its handling ends), then its result edited in."""
     d = driver
-    assert d.bot is not None
-    gm: Any = d.bot.gm
     slow = 0.3
-    real = gm.click
-
-    async def click(*args: Any, **kwargs: Any) -> Any:
-        await asyncio.sleep(slow)
-        return await real(*args, **kwargs)
-
-    monkeypatch.setattr(gm, "click", click)
+    _slow_down(d, monkeypatch, "click", slow)
     _, chosen = await _pick(d)
     assert chosen.response_type == 6
     assert chosen.ack_delay is not None and chosen.ack_delay < slow
@@ -130,18 +155,8 @@ async def test_an_expired_click_gets_no_follow_up(
     p = await _prompt(d)
     version = p.live.match.version
     before = d.round_message().text()
-    real_register = d.fake.register_interaction
-
-    def register(payload: Any) -> FakeInteraction:
-        fi = real_register(payload)
-        d.fake.expire_interaction(fi.id)
-        return fi
-
-    d.fake.register_interaction = register  # type: ignore[method-assign]
-    try:
+    with _expiring(d):
         expired = await _choose(d, p)
-    finally:
-        d.fake.register_interaction = real_register  # type: ignore[method-assign]
     assert not expired.acknowledged
     assert [c.statuses for c in expired.calls if f"/{expired.id}/" in c.path] == [[404]]
     own_hook = f"/{expired.token}/"
@@ -303,16 +318,8 @@ async def test_a_slow_command_is_deferred_then_answered(
     """Past QUICK_ANSWER a command is deferred ("thinking", private) while it is handled,
     then its answer replaces the deferral's placeholder."""
     d = driver
-    assert d.bot is not None
-    gm: Any = d.bot.gm
     slow = 0.3
-    real = gm.rules
-
-    async def rules(*args: Any, **kwargs: Any) -> Any:
-        await asyncio.sleep(slow)
-        return await real(*args, **kwargs)
-
-    monkeypatch.setattr(gm, "rules", rules)
+    _slow_down(d, monkeypatch, "rules", slow)
     fi = await d.slash(d.users[0], "rules", game="mad")
     assert fi.response_type == 5 and fi.ephemeral
     assert fi.ack_delay is not None and fi.ack_delay < slow
@@ -358,18 +365,8 @@ async def test_an_expired_command_gets_nothing_more(
     driver: Driver, caplog: pytest.LogCaptureFixture
 ) -> None:
     d = driver
-    real_register = d.fake.register_interaction
-
-    def register(payload: Any) -> FakeInteraction:
-        fi = real_register(payload)
-        d.fake.expire_interaction(fi.id)
-        return fi
-
-    d.fake.register_interaction = register  # type: ignore[method-assign]
-    try:
+    with _expiring(d):
         fi = await d.slash(d.users[0], "rules", game="mad")
-    finally:
-        d.fake.register_interaction = real_register  # type: ignore[method-assign]
     assert not fi.acknowledged
     assert [c.statuses for c in fi.calls if f"/{fi.id}/" in c.path] == [[404]]
     assert not [c for c in fi.calls if c.path.startswith("/webhooks/")]
