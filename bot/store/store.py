@@ -100,6 +100,22 @@ _UPSERT_DEADLINE = (
     "remind_at = excluded.remind_at, reminded = 0"
 )
 """A timer armed, or armed again from scratch."""
+
+
+def _deadline_stmts(
+    match_id: int, deadlines: Sequence[tuple[str, int, float, float]]
+) -> list[Stmt]:
+    """The upsert of the timers armed, (key, seat, due at, remind at) each."""
+    if not deadlines:
+        return []
+    return [
+        Stmt(
+            _UPSERT_DEADLINE,
+            many=[(match_id, key, seat, due, remind) for key, seat, due, remind in deadlines],
+        )
+    ]
+
+
 _UPSERT_MESSAGE = (
     "INSERT INTO messages (match_id, role, channel_id, message_id, updated_at) "
     "VALUES (?, ?, ?, ?, ?) ON CONFLICT (match_id, role) DO UPDATE SET "
@@ -694,30 +710,14 @@ class Store:
             stmts.append(
                 Stmt("DELETE FROM deadlines WHERE match_id = ? AND key = ?", (w.match_id, w.key))
             )
-        if w.notices:
-            stmts.append(
-                Stmt(
-                    _INSERT_NOTICE,
-                    many=[
-                        (w.match_id, seat, w.version, fr, en, w.now) for seat, fr, en in w.notices
-                    ],
-                )
-            )
+        stmts += Store._notice_stmts(w.match_id, w.version, w.notices, w.now)
         first = len(stmts)
         stmts += [
             Stmt(_INSERT_OUTBOX, (w.match_id, w.version, *row, w.now), returns_id=True)
             for row in w.outbox
         ]
-        if w.deadlines and not w.over:
-            stmts.append(
-                Stmt(
-                    _UPSERT_DEADLINE,
-                    many=[
-                        (w.match_id, key, seat, due, remind)
-                        for key, seat, due, remind in w.deadlines
-                    ],
-                )
-            )
+        if not w.over:
+            stmts += _deadline_stmts(w.match_id, w.deadlines)
         return stmts, first
 
     @staticmethod
@@ -819,16 +819,7 @@ class Store:
                     (_dumps(public_state), match_id),
                 )
             )
-        if deadlines:
-            stmts.append(
-                Stmt(
-                    _UPSERT_DEADLINE,
-                    many=[
-                        (match_id, key, seat, due, remind) for key, seat, due, remind in deadlines
-                    ],
-                )
-            )
-        return stmts
+        return stmts + _deadline_stmts(match_id, deadlines)
 
     # --- outbox ----------------------------------------------------------------------
     async def add_public(
@@ -1303,7 +1294,8 @@ class Store:
         if not rows:
             return
         with self._no_notices.writing(match_id):
-            await self._backend.batch(self._notice_stmts(match_id, version, rows, self._clock()))
+            texts = [(seat, text.fr, text.en) for seat, text in rows]
+            await self._backend.batch(self._notice_stmts(match_id, version, texts, self._clock()))
 
     async def notices(
         self, match_id: int, seats: Iterable[int] | None = None, *, undelivered: bool = True
@@ -1355,14 +1347,15 @@ class Store:
 
     @staticmethod
     def _notice_stmts(
-        match_id: int, version: int, notices: list[tuple[int, Text]], now: float
+        match_id: int, version: int, notices: Sequence[tuple[int, str, str]], now: float
     ) -> list[Stmt]:
+        """The insert of private notices, (seat, French text, English text) each."""
         if not notices:
             return []
         return [
             Stmt(
                 _INSERT_NOTICE,
-                many=[(match_id, seat, version, text.fr, text.en, now) for seat, text in notices],
+                many=[(match_id, seat, version, fr, en, now) for seat, fr, en in notices],
             )
         ]
 
