@@ -299,18 +299,14 @@ class PlayMixin(ApplyMixin):
         )
         # The clicker sees their answer taken, with what it told them alone, now rather
         # than after the AI seats' replies (the Discord layer may show it at once).
-        secrets = await self._take_private(live, actor.user_id, lang)
-        if secrets:
-            done.content = clip(f"{done.content}\n" + "\n".join(secrets), CONTENT_MAX)
+        await self._tell_privately(live, actor, done)
         answer_early(done)
         before = match.version
         live.noticed.clear()
         await self._advance(live)
         if live.noticed & set(self._seats_of(live, actor.user_id)):
             # The AI seats' moves told this player more (no read of the store otherwise).
-            secrets = await self._take_private(live, actor.user_id, lang)
-            if secrets:
-                done.content = clip(f"{done.content}\n" + "\n".join(secrets), CONTENT_MAX)
+            await self._tell_privately(live, actor, done)
         if live.match is None or match.over:
             return Reply(update=done)
         follow = [
@@ -616,6 +612,12 @@ class PlayMixin(ApplyMixin):
         """Issue 11.8: someone without a seat is told they are watching, and how to play
         the next match; never "not your seat" as if they had another one."""
         return Reply.say(t(actor.lang, "watch.spectator"))
+
+    async def _tell_privately(self, live: Live, actor: Actor, msg: Msg) -> None:
+        """``msg`` followed by what the match told ``actor`` alone and they have not read."""
+        secrets = await self._take_private(live, actor.user_id, actor.lang)
+        if secrets:
+            msg.content = clip(f"{msg.content}\n" + "\n".join(secrets), CONTENT_MAX)
 
     async def _stale(self, live: Live, actor: Actor) -> Reply:
         reply = await self._hand(live, actor, intro=t(actor.lang, "err.stale"))
