@@ -223,17 +223,11 @@ class Arena(commands.Cog):
             if reply.private and self._token_kept_elsewhere(interaction):
                 # A public message whose edits have another click's token: this one's
                 # answer may be the first private message itself (one call, not two).
-                first = reply.private.pop(0)
-                try:
-                    with sending(first) as kwargs:
-                        sent = await hook.answer_privately(self.bot, interaction, **kwargs)
-                except discord.HTTPException as exc:
-                    log.warning("could not answer privately: %s %s", exc.status, exc.code)
-                    if exc.status == 404:
-                        return  # expired: no answer and no follow-up can be sent
-                    reply.private.insert(0, first)
-                else:
-                    await self._shown(interaction, sent, first, hook, None)
+                answered = await self._answer_with(interaction, hook, reply.private[0])
+                if answered is False:
+                    return  # expired: no answer and no follow-up can be sent
+                if answered:
+                    reply.private.pop(0)
                     acknowledged = True
         if not acknowledged and reply.update is None and not reply.strip:
             # Nothing takes the clicked message's place: a deferral answers the click.
@@ -282,17 +276,40 @@ class Arena(commands.Cog):
             first = reply.private[0]
         if first is None:
             return await self._defer(interaction)
+        # The reply's update is the original response, unwatched as its edit after a
+        # deferral was; a private message is watched like any other.
+        update = first is reply.update
+        answered = await self._answer_with(
+            interaction, hook, first, watch=not update, what="a command"
+        )
+        if answered is None:
+            return await self._defer(interaction)
+        if answered and update:
+            reply.update = None
+        elif answered:
+            reply.private.pop(0)
+        return answered
+
+    async def _answer_with(
+        self,
+        interaction: discord.Interaction,
+        hook: Hook,
+        msg: Msg,
+        *,
+        watch: bool = True,
+        what: str = "privately",
+    ) -> bool | None:
+        """Answer ``interaction`` by ``msg``, a new private message, in one call: True if so
+        (then watched as a prompt, with ``watch``); None if Discord refused it for its
+        content; False if the interaction expired (nothing can answer it)."""
         try:
-            with sending(first) as kwargs:
+            with sending(msg) as kwargs:
                 sent = await hook.answer_privately(self.bot, interaction, **kwargs)
         except discord.HTTPException as exc:
-            log.warning("could not answer a command: %s %s", exc.status, exc.code)
-            return exc.status != 404 and await self._defer(interaction)
-        if first is reply.update:
-            reply.update = None  # the original response, as its edit after a deferral was
-        else:
-            reply.private.pop(0)
-            await self._shown(interaction, sent, first, hook, None)
+            log.warning("could not answer %s: %s %s", what, exc.status, exc.code)
+            return False if exc.status == 404 else None
+        if watch:
+            await self._shown(interaction, sent, msg, hook, None)
         return True
 
     async def _shown(
