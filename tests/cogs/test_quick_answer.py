@@ -53,6 +53,11 @@ async def _pick(d: Driver) -> tuple[Any, FakeInteraction]:
     return p.live, await _choose(d, p)
 
 
+def _own_routes(fi: FakeInteraction) -> list[str]:
+    """The routes of the calls made with the interaction's own token."""
+    return [c.route_template for c in fi.calls if f"/{fi.token}" in c.path]
+
+
 def _slow_down(d: Driver, monkeypatch: pytest.MonkeyPatch, method: str, seconds: float) -> None:
     """The game master's ``method`` takes ``seconds`` more (a slow handling)."""
     assert d.bot is not None
@@ -114,7 +119,7 @@ async def test_a_slow_click_is_deferred_then_edited(
     _, chosen = await _pick(d)
     assert chosen.response_type == 6
     assert chosen.ack_delay is not None and chosen.ack_delay < slow
-    own = [c.route_template for c in chosen.calls if f"/{chosen.token}" in c.path]
+    own = _own_routes(chosen)
     assert own[:2] == [
         "/interactions/{webhook_id}/{webhook_token}/callback",
         "/webhooks/{webhook_id}/{webhook_token}/messages/@original",
@@ -226,7 +231,7 @@ async def test_a_pick_is_answered_before_the_ai_seats_reply(
     assert chosen.response_type == 7 and chosen.ack_delay is not None
     assert chosen.ack_delay < slow, "answered before the AI's move"
     assert live.match.version >= version + 2, "the AI moved in the same handling"
-    own = [c.route_template for c in chosen.calls if f"/{chosen.token}" in c.path]
+    own = _own_routes(chosen)
     assert own[0] == "/interactions/{webhook_id}/{webhook_token}/callback"
     assert "/webhooks/{webhook_id}/{webhook_token}/messages/@original" not in own
     assert "/webhooks/{webhook_id}/{webhook_token}" in own, "the next prompt follows"
@@ -279,7 +284,7 @@ async def test_a_press_on_a_table_with_a_token_is_answered_by_the_prompt_itself(
     assert lent.response_type == 6 and d.replies(lent)
     press = await d.press(users[1], table, "Make your choice")
     assert press.response_type == 4 and press.ephemeral
-    own = [c.route_template for c in press.calls if f"/{press.token}" in c.path]
+    own = _own_routes(press)
     assert own == ["/interactions/{webhook_id}/{webhook_token}/callback"], own
     prompt = d.prompt_for(d.replies(press), second)
     assert prompt.ephemeral_for == d.uid(users[1])
@@ -290,10 +295,6 @@ async def test_a_press_on_a_table_with_a_token_is_answered_by_the_prompt_itself(
 
 
 # --- commands ---------------------------------------------------------------------------------
-def _own_routes(fi: FakeInteraction) -> list[str]:
-    return [c.route_template for c in fi.calls if f"/{fi.token}" in c.path]
-
-
 async def test_a_quick_command_is_answered_by_its_message_in_one_call(
     driver: Driver, monkeypatch: pytest.MonkeyPatch
 ) -> None:
